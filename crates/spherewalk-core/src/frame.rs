@@ -1,0 +1,58 @@
+//! The up frame: choosing the target up and turning toward it with the heading carried along.
+
+use crate::math::{Quat, Real, UnitVec3, Vec3};
+use crate::pose::Pose;
+use crate::report::GroundState;
+use crate::settings::{UpFrame, fixed_up};
+use crate::shape::SphereStack;
+use crate::state::MotorState;
+
+/// The up direction (world) the character should turn toward this step.
+///
+/// `Gravity`: opposite `gravity` (unchanged when gravity is zero). `Surface`: the normal of a
+/// wall that blocked the last grounded move, else the stable ground's surface normal, else the
+/// current up. `Fixed(v)`: `v` normalised.
+pub fn target_up(up_frame: &UpFrame, pose: &Pose, state: &MotorState, gravity: &Vec3) -> UnitVec3 {
+    let current = pose.up();
+    match up_frame {
+        UpFrame::Gravity => UnitVec3::try_new(-gravity, 1e-6).unwrap_or(current),
+        UpFrame::Surface => {
+            if let Some(wall) = state.wall_normal {
+                return wall;
+            }
+            match (state.ground, state.ground_hit) {
+                (GroundState::Grounded, Some(hit)) => hit.surface_normal,
+                _ => current,
+            }
+        }
+        UpFrame::Fixed(v) => fixed_up(v).unwrap_or(current),
+    }
+}
+
+/// Turns `pose` toward `target` (world) by at most `max_angle` (rad) along the shortest arc,
+/// pivoting about the feet sphere's centre (which therefore never moves into geometry) and
+/// carrying the heading along (parallel transport). Returns the angle turned (rad).
+pub fn turn_up(pose: &mut Pose, stack: &SphereStack, target: &UnitVec3, max_angle: Real) -> Real {
+    let up = pose.up();
+    let cos = up.dot(target).clamp(-1.0, 1.0);
+    let angle = cos.acos();
+    if angle <= 1e-6 || max_angle <= 0.0 {
+        return 0.0;
+    }
+    let axis = UnitVec3::try_new(up.cross(target), 1e-6).unwrap_or_else(|| pose.right());
+    let turn = angle.min(max_angle);
+    let rotation = Quat::from_axis_angle(&axis, turn);
+    let pivot = pose.centre_at(stack.feet().offset_local);
+    pose.orientation = Quat::new_normalize((rotation * pose.orientation).into_inner());
+    pose.position = pivot - pose.up().into_inner() * stack.feet().offset_local;
+    turn
+}
+
+/// Turns `pose` about its own up by `angle` (rad, positive = left, counter-clockwise seen from
+/// above). The position does not move.
+pub fn yaw(pose: &mut Pose, angle: Real) {
+    if angle != 0.0 && angle.is_finite() {
+        let rotation = Quat::from_axis_angle(&pose.up(), angle);
+        pose.orientation = Quat::new_normalize((rotation * pose.orientation).into_inner());
+    }
+}

@@ -1,0 +1,81 @@
+//! Where a character is and which way it faces.
+
+use crate::math::{Point3, Quat, Real, UnitVec3, Vec3};
+use crate::shape::SphereStack;
+
+/// A character's placement in the world.
+///
+/// `position` is the lowest point of the feet sphere (world, m). `orientation` maps the
+/// character-local frame to the world: local +Y is the character's *up*, local -Z its
+/// *forward* and local +X its *right*.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Pose {
+    /// Lowest point of the feet sphere (world, m).
+    pub position: Point3,
+    /// Rotation from the character-local frame to the world frame.
+    pub orientation: Quat,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::new(Point3::origin())
+    }
+}
+
+impl Pose {
+    /// Upright (up = world +Y, forward = world -Z) at `position` (world, m).
+    pub fn new(position: Point3) -> Self {
+        Self {
+            position,
+            orientation: Quat::identity(),
+        }
+    }
+
+    /// At `position` (world, m) with `up` as the character's up, and the heading that the shortest
+    /// rotation from world +Y to `up` gives to world -Z.
+    pub fn with_up(position: Point3, up: &UnitVec3) -> Self {
+        let orientation = Quat::rotation_between_axis(&Vec3::y_axis(), up)
+            .unwrap_or_else(|| Quat::from_axis_angle(&Vec3::x_axis(), std::f32::consts::PI));
+        Self {
+            position,
+            orientation,
+        }
+    }
+
+    /// The character's up axis (world): local +Y.
+    #[inline]
+    pub fn up(&self) -> UnitVec3 {
+        self.orientation * Vec3::y_axis()
+    }
+
+    /// The character's forward axis (world): local -Z.
+    #[inline]
+    pub fn forward(&self) -> UnitVec3 {
+        -(self.orientation * Vec3::z_axis())
+    }
+
+    /// The character's right axis (world): local +X.
+    #[inline]
+    pub fn right(&self) -> UnitVec3 {
+        self.orientation * Vec3::x_axis()
+    }
+
+    /// World centre of sphere `index` of `stack` (m); `None` when the index is out of range.
+    pub fn sphere_centre(&self, stack: &SphereStack, index: usize) -> Option<Point3> {
+        let s = stack.spheres().get(index)?;
+        Some(self.centre_at(s.offset_local))
+    }
+
+    /// World point at `offset_local` metres along the character's up from `position`.
+    #[inline]
+    pub fn centre_at(&self, offset_local: Real) -> Point3 {
+        self.position + self.up().into_inner() * offset_local
+    }
+
+    /// True when the position and orientation hold only finite numbers.
+    pub fn is_finite(&self) -> bool {
+        self.position.iter().all(|c| c.is_finite())
+            && self.orientation.coords.iter().all(|c| c.is_finite())
+    }
+}

@@ -1,0 +1,155 @@
+//! Tuning of the motor, validated once.
+
+use crate::math::{Real, UnitVec3, Vec3};
+use thiserror::Error;
+
+/// How a character's up axis is chosen each step. The orientation turns toward the target up
+/// at [`MotorSettings::up_turn_rate`] by the shortest arc, carrying the heading along.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum UpFrame {
+    /// Up is opposite the gravity passed to the step (planets, rotating gravity).
+    #[default]
+    Gravity,
+    /// Up follows the stable ground's surface normal, and turns toward a wall that blocks a
+    /// grounded move so the character climbs it (wall and ceiling walking). Gravity keeps its
+    /// magnitude but pulls along the character's -up.
+    Surface,
+    /// Up turns toward a fixed world direction (need not be unit length; must not be zero).
+    Fixed(Vec3),
+}
+
+/// Motor tuning. Angles in radians, lengths in metres, times in seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct MotorSettings {
+    /// Steepest walkable slope (rad, in `[0, pi/2)`): steeper ground is a wall while walking and
+    /// slides under gravity when stood on.
+    pub slope_limit: Real,
+    /// Highest obstacle the step offset climbs (m, >= 0).
+    pub step_height: Real,
+    /// How deep a step's top must be, measured along the move, to be climbed (m, >= 0).
+    pub min_step_depth: Real,
+    /// How far below the feet stable ground is snapped to while walking (m, >= 0).
+    pub ground_clamp_distance: Real,
+    /// Gap under which the feet count as touching the ground (m, > 0).
+    pub skin_width: Real,
+    /// Pushback stops once the deepest penetration is below this (m, > 0).
+    pub penetration_tolerance: Real,
+    /// Pushback iterations per substep (>= 1).
+    pub max_pushback_iterations: u32,
+    /// Longest substep as a fraction of the smallest sphere radius (in `(0, 1]`).
+    pub max_substep_fraction: Real,
+    /// Highest speed the motor moves at (m/s, > 0); faster velocities are clamped and flagged.
+    pub max_speed: Real,
+    /// Longest time step (s, > 0); longer ones are clamped and flagged.
+    pub max_dt: Real,
+    /// Rate at which the up axis turns toward its target (rad/s, > 0).
+    pub up_turn_rate: Real,
+    /// How much the velocity along the ground may change per second while not grounded
+    /// (m/s², >= 0). On stable ground the intent applies at once.
+    pub air_acceleration: Real,
+    /// How the up axis is chosen.
+    pub up_frame: UpFrame,
+}
+
+impl Default for MotorSettings {
+    fn default() -> Self {
+        Self {
+            slope_limit: 45f32.to_radians(),
+            step_height: 0.35,
+            min_step_depth: 0.1,
+            ground_clamp_distance: 0.35,
+            skin_width: 0.01,
+            penetration_tolerance: 1e-4,
+            max_pushback_iterations: 8,
+            max_substep_fraction: 0.5,
+            max_speed: 500.0,
+            max_dt: 0.25,
+            up_turn_rate: 8.0,
+            air_acceleration: 20.0,
+            up_frame: UpFrame::Gravity,
+        }
+    }
+}
+
+/// Why [`MotorSettings`] were refused. Each variant names the field and carries its value.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SettingsError {
+    /// A field is NaN or infinite, or outside its documented range.
+    #[error("setting `{field}` = {value} is out of range ({expected})")]
+    OutOfRange {
+        /// Name of the field.
+        field: &'static str,
+        /// The rejected value.
+        value: Real,
+        /// The accepted range, in words.
+        expected: &'static str,
+    },
+    /// `max_pushback_iterations` is zero.
+    #[error("setting `max_pushback_iterations` must be at least 1")]
+    NoPushbackIterations,
+    /// `UpFrame::Fixed` holds a zero or non-finite direction.
+    #[error("fixed up direction {0:?} is zero or not finite")]
+    InvalidFixedUp([Real; 3]),
+}
+
+fn check(
+    field: &'static str,
+    value: Real,
+    ok: impl Fn(Real) -> bool,
+    expected: &'static str,
+) -> Result<(), SettingsError> {
+    if value.is_finite() && ok(value) {
+        Ok(())
+    } else {
+        Err(SettingsError::OutOfRange {
+            field,
+            value,
+            expected,
+        })
+    }
+}
+
+impl MotorSettings {
+    /// Checks every field against its documented range.
+    ///
+    /// # Errors
+    /// The first field found out of range, as a [`SettingsError`].
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        use std::f32::consts::FRAC_PI_2;
+        let non_neg = |v: Real| v >= 0.0;
+        let pos = |v: Real| v > 0.0;
+        check("slope_limit", self.slope_limit, |v| (0.0..FRAC_PI_2).contains(&v), "0 <= x < pi/2")?;
+        check("step_height", self.step_height, non_neg, ">= 0")?;
+        check("min_step_depth", self.min_step_depth, non_neg, ">= 0")?;
+        check("ground_clamp_distance", self.ground_clamp_distance, non_neg, ">= 0")?;
+        check("skin_width", self.skin_width, pos, "> 0")?;
+        check("penetration_tolerance", self.penetration_tolerance, pos, "> 0")?;
+        let frac = |v: Real| v > 0.0 && v <= 1.0;
+        check("max_substep_fraction", self.max_substep_fraction, frac, "0 < x <= 1")?;
+        check("max_speed", self.max_speed, pos, "> 0")?;
+        check("max_dt", self.max_dt, pos, "> 0")?;
+        check("up_turn_rate", self.up_turn_rate, pos, "> 0")?;
+        check("air_acceleration", self.air_acceleration, non_neg, ">= 0")?;
+        if self.max_pushback_iterations == 0 {
+            return Err(SettingsError::NoPushbackIterations);
+        }
+        if let UpFrame::Fixed(v) = self.up_frame
+            && fixed_up(&v).is_none()
+        {
+            return Err(SettingsError::InvalidFixedUp([v.x, v.y, v.z]));
+        }
+        Ok(())
+    }
+}
+
+/// The unit direction of a fixed up vector, if it is finite and not zero.
+pub(crate) fn fixed_up(v: &Vec3) -> Option<UnitVec3> {
+    if v.iter().all(|c| c.is_finite()) {
+        UnitVec3::try_new(*v, 1e-6)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,214 @@
+//! The character's collision shape: a stack of overlapping spheres along its local up axis.
+
+use crate::math::Real;
+use thiserror::Error;
+
+/// Tolerance (m) used to accept a single-sphere capsule whose height is `2 * radius` up to rounding.
+const HEIGHT_TOLERANCE: Real = 1e-4;
+
+/// One sphere of a [`SphereStack`], in the character-local frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct StackSphere {
+    /// Height of the sphere centre above the pose position, along local up (m).
+    pub offset_local: Real,
+    /// Sphere radius (m), strictly positive.
+    pub radius: Real,
+}
+
+/// Why a [`SphereStack`] could not be built. Every variant carries the offending value.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum ShapeError {
+    /// The stack has no sphere (`count == 0` or an empty list).
+    #[error("a sphere stack needs at least one sphere")]
+    Empty,
+    /// A radius is zero, negative, NaN or infinite.
+    #[error("sphere {index} has invalid radius {radius} (must be finite and > 0 m)")]
+    InvalidRadius {
+        /// Index of the sphere, feet first.
+        index: usize,
+        /// The rejected radius (m).
+        radius: Real,
+    },
+    /// An offset is NaN or infinite.
+    #[error("sphere {index} has invalid offset {offset} (must be finite)")]
+    InvalidOffset {
+        /// Index of the sphere, feet first.
+        index: usize,
+        /// The rejected offset (m).
+        offset: Real,
+    },
+    /// Spheres are not listed feet first (offsets must strictly increase).
+    #[error("sphere {index} (offset {offset} m) is not above the sphere before it; list spheres feet first")]
+    OutOfOrder {
+        /// Index of the misplaced sphere.
+        index: usize,
+        /// Its offset (m).
+        offset: Real,
+    },
+    /// Two neighbouring spheres do not overlap, so the stack has a gap a thin ledge could enter.
+    #[error("spheres {index} and {} leave a gap of {gap} m; neighbours must overlap", index + 1)]
+    Gap {
+        /// Index of the lower sphere of the pair.
+        index: usize,
+        /// Distance between the two surfaces along up (m).
+        gap: Real,
+    },
+    /// A capsule height is not finite or is shorter than its diameter.
+    #[error("capsule height {height} m is invalid for radius {radius} m (needs finite height >= 2 * radius)")]
+    InvalidHeight {
+        /// The rejected height (m).
+        height: Real,
+        /// The capsule radius (m).
+        radius: Real,
+    },
+    /// A single-sphere capsule must be exactly as tall as its diameter.
+    #[error("one sphere of radius {radius} m cannot span a height of {height} m")]
+    SingleSphereHeight {
+        /// The requested height (m).
+        height: Real,
+        /// The sphere radius (m).
+        radius: Real,
+    },
+}
+
+/// The character's collision shape: spheres along the character's local up axis, feet first.
+///
+/// The pose position is the lowest point of the feet sphere: every stack is normalised so that
+/// `spheres()[0].offset_local == spheres()[0].radius`. Neighbouring spheres must overlap, so the
+/// union is a closed, smooth-bottomed body with no gaps for ledges to slip into.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SphereStack {
+    spheres: Vec<StackSphere>,
+    min_radius: Real,
+    max_radius: Real,
+    height: Real,
+}
+
+impl SphereStack {
+    /// Builds a stack from `(offset_local, radius)` pairs listed feet first (m, local up).
+    ///
+    /// Offsets are relative: the whole stack is shifted so the bottom of the feet sphere sits at
+    /// the pose position.
+    ///
+    /// # Errors
+    /// [`ShapeError`] when the list is empty, a value is NaN or infinite, a radius is not
+    /// positive, offsets do not strictly increase, or two neighbours leave a gap.
+    pub fn new(spheres: &[(Real, Real)]) -> Result<Self, ShapeError> {
+        let Some(&(first_offset, first_radius)) = spheres.first() else {
+            return Err(ShapeError::Empty);
+        };
+        for (index, &(offset, radius)) in spheres.iter().enumerate() {
+            if !(radius.is_finite() && radius > 0.0) {
+                return Err(ShapeError::InvalidRadius { index, radius });
+            }
+            if !offset.is_finite() {
+                return Err(ShapeError::InvalidOffset { index, offset });
+            }
+        }
+        for (index, pair) in spheres.windows(2).enumerate() {
+            let ((lo_off, lo_r), (hi_off, hi_r)) = (pair[0], pair[1]);
+            if hi_off <= lo_off {
+                return Err(ShapeError::OutOfOrder {
+                    index: index + 1,
+                    offset: hi_off,
+                });
+            }
+            let gap = (hi_off - lo_off) - (lo_r + hi_r);
+            if gap > 0.0 {
+                return Err(ShapeError::Gap { index, gap });
+            }
+        }
+        let shift = first_radius - first_offset;
+        let spheres: Vec<StackSphere> = spheres
+            .iter()
+            .map(|&(offset, radius)| StackSphere {
+                offset_local: offset + shift,
+                radius,
+            })
+            .collect();
+        let min_radius = spheres.iter().map(|s| s.radius).fold(Real::MAX, Real::min);
+        let max_radius = spheres.iter().map(|s| s.radius).fold(0.0, Real::max);
+        let height = spheres
+            .iter()
+            .map(|s| s.offset_local + s.radius)
+            .fold(0.0, Real::max);
+        Ok(Self {
+            spheres,
+            min_radius,
+            max_radius,
+            height,
+        })
+    }
+
+    /// A capsule-like stack: `count` equal spheres of `radius` (m), from the feet sphere (bottom at
+    /// 0) to the head sphere (top at `height`, m), evenly spaced.
+    ///
+    /// # Errors
+    /// [`ShapeError`] when `count == 0`, the radius is not finite and positive, the height is not
+    /// finite or below `2 * radius`, a single sphere cannot span `height`, or the spheres are too
+    /// few to overlap.
+    pub fn capsule(height: Real, radius: Real, count: usize) -> Result<Self, ShapeError> {
+        if count == 0 {
+            return Err(ShapeError::Empty);
+        }
+        if !(radius.is_finite() && radius > 0.0) {
+            return Err(ShapeError::InvalidRadius { index: 0, radius });
+        }
+        if !height.is_finite() || height < 2.0 * radius - HEIGHT_TOLERANCE {
+            return Err(ShapeError::InvalidHeight { height, radius });
+        }
+        let span = (height - 2.0 * radius).max(0.0);
+        if count == 1 {
+            if span > HEIGHT_TOLERANCE {
+                return Err(ShapeError::SingleSphereHeight { height, radius });
+            }
+            return Self::new(&[(radius, radius)]);
+        }
+        let spacing = span / (count - 1) as Real;
+        let pairs: Vec<(Real, Real)> = (0..count)
+            .map(|i| (radius + spacing * i as Real, radius))
+            .collect();
+        if span <= 0.0 {
+            // NOTE: all spheres coincide; keep one so offsets strictly increase.
+            return Self::new(&pairs[..1]);
+        }
+        Self::new(&pairs)
+    }
+
+    /// The spheres, feet first, in the character-local frame.
+    pub fn spheres(&self) -> &[StackSphere] {
+        &self.spheres
+    }
+
+    /// Number of spheres.
+    pub fn len(&self) -> usize {
+        self.spheres.len()
+    }
+
+    /// Always false: a valid stack has at least one sphere.
+    pub fn is_empty(&self) -> bool {
+        self.spheres.is_empty()
+    }
+
+    /// The feet sphere (lowest, index 0).
+    pub fn feet(&self) -> StackSphere {
+        self.spheres[0]
+    }
+
+    /// Smallest radius of the stack (m); substeps are sized from it.
+    pub fn min_radius(&self) -> Real {
+        self.min_radius
+    }
+
+    /// Largest radius of the stack (m).
+    pub fn max_radius(&self) -> Real {
+        self.max_radius
+    }
+
+    /// Total height from the pose position to the top of the highest sphere (m).
+    pub fn height(&self) -> Real {
+        self.height
+    }
+}

@@ -1,0 +1,75 @@
+//! What the motor remembers between steps, and what the caller asks of it each step.
+
+use crate::math::{Real, UnitVec3, Vec3};
+use crate::report::{GroundHit, GroundState};
+
+/// Per-character motor memory, carried from one step to the next.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MotorState {
+    /// Velocity (m/s, world) at the end of the last step.
+    pub velocity: Vec3,
+    /// Ground state at the end of the last step.
+    pub ground: GroundState,
+    /// The ground under the feet at the end of the last step, if any was probed.
+    pub ground_hit: Option<GroundHit>,
+    /// In [`crate::UpFrame::Surface`] mode: the surface normal (world) of the wall that blocked
+    /// the last move; the up frame turns toward it to climb. `None` otherwise.
+    pub wall_normal: Option<UnitVec3>,
+}
+
+impl Default for MotorState {
+    fn default() -> Self {
+        Self {
+            velocity: Vec3::zeros(),
+            ground: GroundState::Airborne,
+            ground_hit: None,
+            wall_normal: None,
+        }
+    }
+}
+
+/// What the character wants to do this step. Input systems (player, AI, scripts) write only this.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveIntent {
+    /// Desired velocity along the ground (m/s, world). The component along the character's up is
+    /// dropped (and flagged in the report when it is not negligible).
+    pub velocity: Vec3,
+    /// Jump launch speed along up (m/s); 0 for no jump. Only acts while stably grounded.
+    pub jump_speed: Real,
+    /// Turn rate about the character's up (rad/s); positive turns left (counter-clockwise seen
+    /// from above).
+    pub yaw_rate: Real,
+}
+
+impl MoveIntent {
+    /// Walk at `velocity` (m/s, world) without jumping or turning.
+    pub fn walk(velocity: Vec3) -> Self {
+        Self {
+            velocity,
+            ..Self::default()
+        }
+    }
+}
+
+/// The per-step inputs of [`crate::Motor::step`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepInput {
+    /// What the character wants.
+    pub intent: MoveIntent,
+    /// Gravity acceleration at the character (m/s², world).
+    pub gravity: Vec3,
+    /// Time step (s). Non-finite or non-positive values make the step a no-op; values above
+    /// [`crate::MotorSettings::max_dt`] are clamped. Both are flagged in the report.
+    pub dt: Real,
+}
+
+impl StepInput {
+    /// Inputs for one step of `dt` seconds under `gravity` (m/s², world).
+    pub fn new(intent: MoveIntent, gravity: Vec3, dt: Real) -> Self {
+        Self {
+            intent,
+            gravity,
+            dt,
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Phase 3a: the ground probe under the feet sphere and the ground clamp.
+
+use super::StepContext;
+use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
+use crate::pose::Pose;
+use crate::report::GroundHit;
+use crate::world::query::{cast_ray_among, cast_sphere_among};
+
+/// Contacts whose normal is more than this far from up (rad, 75 deg) are the side of the feet
+/// sphere, not ground: an edge that far out cannot hold the character.
+const MAX_SUPPORT_COS: Real = 0.258_819;
+/// A contact normal this close to up is its own surface normal (no ray needed).
+const FLAT_COS: Real = 0.999_9;
+/// Height above the contact (m) the surface rays start from, and half their length.
+const RAY_REACH: Real = 0.02;
+/// Sideways offset (m) of the surface rays on each side of an edge contact.
+const RAY_SIDE: Real = 0.01;
+
+/// Casts the feet sphere along -up from its current place, up to `max_distance` (m) below it,
+/// and describes the ground found: contact point and normal, the face's surface normal, the
+/// slope angle against up, whether it is stable, and the gap (m) before touching.
+///
+/// The cast starts `skin_width` above the sphere with a radius `skin_width / 2` smaller, so
+/// walls the sphere merely touches are not mistaken for ground.
+pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> Option<GroundHit> {
+    let settings = &ctx.motor.settings;
+    let up = pose.up();
+    let feet = ctx.motor.stack.feet();
+    let skin = settings.skin_width;
+    let shrink = (0.5 * skin).min(0.5 * feet.radius);
+    let start = pose.centre_at(feet.offset_local + skin);
+    let down = -up;
+    let reach = skin + shrink + max_distance;
+    let hit = cast_sphere_among(ctx.world, ctx.prims, &start, feet.radius - shrink, &down, reach)?;
+    if hit.normal.dot(&up) < MAX_SUPPORT_COS {
+        return None;
+    }
+    let surface_normal = surface_normal_at(ctx, &hit.point, &hit.normal, &up);
+    let walkable = ctx
+        .world
+        .get(hit.collider)
+        .is_some_and(|c| !c.flags.not_walkable);
+    let cos = surface_normal.dot(&up).clamp(-1.0, 1.0);
+    Some(GroundHit {
+        collider: hit.collider,
+        point: hit.point,
+        contact_normal: hit.normal,
+        surface_normal,
+        slope_angle: cos.acos(),
+        stable: walkable && cos >= ctx.cos_slope,
+        distance: hit.distance - skin - shrink,
+    })
+}
+
+/// The face normal under a ground contact: for an edge contact, the most level of the faces
+/// found by two short rays along -up on either side of the contact (standing on a step's
+/// edge is standing on the step); the contact normal when no ray finds a face.
+pub fn surface_normal_at(
+    ctx: &StepContext<'_>,
+    point: &Point3,
+    contact_normal: &UnitVec3,
+    up: &UnitVec3,
+) -> UnitVec3 {
+    if contact_normal.dot(up) >= FLAT_COS {
+        return *contact_normal;
+    }
+    let side = project_on_plane(&contact_normal.into_inner(), up);
+    let side = UnitVec3::try_new(side, 1e-6).map_or(Vec3::zeros(), |s| s.into_inner() * RAY_SIDE);
+    let down = -*up;
+    let mut best = *contact_normal;
+    for offset in [side, -side] {
+        let origin = point + offset + up.into_inner() * RAY_REACH;
+        if let Some(hit) = cast_ray_among(ctx.world, ctx.prims, &origin, &down, 2.0 * RAY_REACH)
+            && hit.normal.dot(up) > best.dot(up)
+        {
+            best = hit.normal;
+        }
+    }
+    best
+}

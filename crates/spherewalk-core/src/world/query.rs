@@ -1,0 +1,178 @@
+//! Whole-world queries built on primitives: closest point, sphere cast and ray cast.
+
+use super::{ColliderId, CollisionWorld, Primitive, QueryFilter, SurfacePoint};
+use crate::math::{Point3, Real, UnitVec3, Vec3};
+use parry3d::bounding_volume::Aabb;
+
+/// Result of [`CollisionWorld::cast_sphere`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SphereCastHit {
+    /// The collider hit.
+    pub collider: ColliderId,
+    /// Distance the sphere centre travelled before touching (m).
+    pub distance: Real,
+    /// Contact point on the collider (world, m).
+    pub point: Point3,
+    /// Contact normal, from the collider toward the sphere (world).
+    pub normal: UnitVec3,
+}
+
+/// Result of [`CollisionWorld::cast_ray`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// The collider hit.
+    pub collider: ColliderId,
+    /// Distance along the ray (m).
+    pub distance: Real,
+    /// Hit point (world, m).
+    pub point: Point3,
+    /// Surface normal facing the ray origin (world).
+    pub normal: UnitVec3,
+}
+
+fn sphere_box(centre: &Point3, radius: Real) -> Aabb {
+    let r = Vec3::repeat(radius);
+    Aabb::new(centre - r, centre + r)
+}
+
+fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: Real) -> Aabb {
+    let end = start + dir.into_inner() * distance;
+    let r = Vec3::repeat(radius);
+    Aabb::new(start.inf(&end) - r, start.sup(&end) + r)
+}
+
+/// Closest surface point among `prims` to `query` within `max_distance`: smallest signed
+/// distance first, ties broken by primitive order (deterministic).
+pub(crate) fn closest_among(
+    world: &CollisionWorld,
+    prims: &[Primitive],
+    query: &Point3,
+    max_distance: Real,
+) -> Option<(ColliderId, SurfacePoint)> {
+    let mut best: Option<(ColliderId, SurfacePoint)> = None;
+    for prim in prims {
+        if let Some(sp) = world.primitive_closest(prim, query, max_distance)
+            && best.is_none_or(|(_, b)| sp.distance < b.distance)
+        {
+            best = Some((prim.collider, sp));
+        }
+    }
+    best
+}
+
+/// Nearest sphere-cast hit among `prims` (deterministic tie-break by order).
+pub(crate) fn cast_sphere_among(
+    world: &CollisionWorld,
+    prims: &[Primitive],
+    centre: &Point3,
+    radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> Option<SphereCastHit> {
+    let mut best: Option<SphereCastHit> = None;
+    for prim in prims {
+        let limit = best.map_or(max_distance, |b| b.distance);
+        if let Some((distance, point, normal)) =
+            world.primitive_cast_sphere(prim, centre, radius, dir, limit)
+            && best.is_none_or(|b| distance < b.distance)
+        {
+            best = Some(SphereCastHit {
+                collider: prim.collider,
+                distance,
+                point,
+                normal,
+            });
+        }
+    }
+    best
+}
+
+/// Nearest ray hit among `prims` (deterministic tie-break by order).
+pub(crate) fn cast_ray_among(
+    world: &CollisionWorld,
+    prims: &[Primitive],
+    origin: &Point3,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> Option<RayHit> {
+    let mut best: Option<RayHit> = None;
+    for prim in prims {
+        let limit = best.map_or(max_distance, |b| b.distance);
+        if let Some((distance, normal)) = world.primitive_cast_ray(prim, origin, dir, limit)
+            && best.is_none_or(|b| distance < b.distance)
+        {
+            best = Some(RayHit {
+                collider: prim.collider,
+                distance,
+                point: origin + dir.into_inner() * distance,
+                normal,
+            });
+        }
+    }
+    best
+}
+
+impl CollisionWorld {
+    /// The closest surface point to `query` (world, m) within `max_distance` (m), with
+    /// sidedness: a negative distance means `query` is inside a solid or behind a one-sided
+    /// mesh face (by at most `max_distance`).
+    pub fn closest_point(
+        &self,
+        query: &Point3,
+        max_distance: Real,
+        filter: &QueryFilter,
+    ) -> Option<(ColliderId, SurfacePoint)> {
+        let mut ids = Vec::new();
+        let mut prims = Vec::new();
+        self.gather_primitives(&sphere_box(query, max_distance), filter, &mut ids, &mut prims);
+        closest_among(self, &prims, query, max_distance)
+    }
+
+    /// Deepest penetration (m, >= 0) of a sphere of `radius` at `centre` (world) into any
+    /// collider passing `filter`; 0 when it touches nothing.
+    pub fn sphere_penetration(&self, centre: &Point3, radius: Real, filter: &QueryFilter) -> Real {
+        let mut ids = Vec::new();
+        let mut prims = Vec::new();
+        self.gather_primitives(&sphere_box(centre, radius), filter, &mut ids, &mut prims);
+        prims
+            .iter()
+            .filter_map(|p| self.primitive_closest(p, centre, radius))
+            .map(|sp| radius - sp.distance)
+            .fold(0.0, Real::max)
+    }
+
+    /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to
+    /// `max_distance` (m); returns the first hit. Shapes the sphere already overlaps and is
+    /// moving away from are ignored; one-sided faces are only hit from the front.
+    pub fn cast_sphere(
+        &self,
+        centre: &Point3,
+        radius: Real,
+        dir: &UnitVec3,
+        max_distance: Real,
+        filter: &QueryFilter,
+    ) -> Option<SphereCastHit> {
+        let mut ids = Vec::new();
+        let mut prims = Vec::new();
+        let aabb = swept_box(centre, dir, max_distance, radius);
+        self.gather_primitives(&aabb, filter, &mut ids, &mut prims);
+        cast_sphere_among(self, &prims, centre, radius, dir, max_distance)
+    }
+
+    /// Casts a ray from `origin` along unit `dir` (world) up to `max_distance` (m); returns the
+    /// first hit with the surface normal facing the origin. One-sided faces are only hit from
+    /// the front.
+    pub fn cast_ray(
+        &self,
+        origin: &Point3,
+        dir: &UnitVec3,
+        max_distance: Real,
+        filter: &QueryFilter,
+    ) -> Option<RayHit> {
+        let mut ids = Vec::new();
+        let mut prims = Vec::new();
+        let aabb = swept_box(origin, dir, max_distance, 0.0);
+        self.gather_primitives(&aabb, filter, &mut ids, &mut prims);
+        cast_ray_among(self, &prims, origin, dir, max_distance)
+    }
+}

@@ -1,0 +1,213 @@
+//! Shared fixtures: scenes built in a scene-local frame and placed in several up frames.
+
+#![allow(dead_code)]
+
+use spherewalk::parry3d::shape::SharedShape;
+use spherewalk::{
+    ColliderDesc, ColliderId, CollisionWorld, Iso, Motor, MotorSettings, MotorState, MoveIntent,
+    Point3, Pose, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3,
+};
+
+/// Standard gravity (m/s²).
+pub const G: Real = 9.81;
+/// Fixed step (s).
+pub const DT: Real = 1.0 / 60.0;
+/// Radius of the test planet (m).
+pub const PLANET_RADIUS: Real = 30.0;
+
+/// Where a scene built in its own frame (+Y up, floor at y = 0) is placed in the world.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    /// Name for assertion messages.
+    pub name: &'static str,
+    /// Scene-local to world transform.
+    pub iso: Iso,
+    /// Planet centre in scene-local coordinates, when gravity points at a planet.
+    pub planet: Option<Point3>,
+}
+
+impl Frame {
+    /// World +Y up, scene at the origin.
+    pub fn world_up() -> Self {
+        Self { name: "world +Y", iso: Iso::identity(), planet: None }
+    }
+
+    /// The scene rotated 90 degrees about world Z (its up is world -X) and moved off the origin.
+    pub fn rotated() -> Self {
+        let rot = Quat::from_axis_angle(&Vec3::z_axis(), std::f32::consts::FRAC_PI_2);
+        Self {
+            name: "rotated 90 deg",
+            iso: Iso::from_parts(Vec3::new(3.0, -7.0, 11.0).into(), rot),
+            planet: None,
+        }
+    }
+
+    /// The scene at the north pole of a 30 m planet (ball collider + point gravity), the
+    /// planet itself tilted and moved off the origin.
+    pub fn planet() -> Self {
+        let rot = Quat::from_euler_angles(0.3, -0.2, 0.5);
+        Self {
+            name: "planet r=30",
+            iso: Iso::from_parts(Vec3::new(-5.0, 2.0, 4.0).into(), rot),
+            planet: Some(Point3::new(0.0, -PLANET_RADIUS, 0.0)),
+        }
+    }
+
+    /// The three frames every capability is checked in.
+    pub fn all() -> [Frame; 3] {
+        [Self::world_up(), Self::rotated(), Self::planet()]
+    }
+
+    /// Gravity (m/s², world) at a world point.
+    pub fn gravity_at(&self, world: &Point3) -> Vec3 {
+        match self.planet {
+            Some(c) => (self.iso * c - world).normalize() * G,
+            None => self.iso.rotation * Vec3::new(0.0, -G, 0.0),
+        }
+    }
+
+    pub fn to_world(&self, local: &Point3) -> Point3 {
+        self.iso * local
+    }
+
+    pub fn to_local(&self, world: &Point3) -> Point3 {
+        self.iso.inverse_transform_point(world)
+    }
+
+    pub fn vec_to_world(&self, local: &Vec3) -> Vec3 {
+        self.iso.rotation * local
+    }
+
+    pub fn vec_to_local(&self, world: &Vec3) -> Vec3 {
+        self.iso.rotation.inverse() * world
+    }
+}
+
+/// A collision world built in scene-local coordinates.
+pub struct Scene {
+    pub world: CollisionWorld,
+    pub frame: Frame,
+}
+
+impl Scene {
+    pub fn new(frame: Frame) -> Self {
+        let mut scene = Self { world: CollisionWorld::new(), frame };
+        if let Some(c) = frame.planet {
+            scene.add(SharedShape::ball(PLANET_RADIUS), Iso::translation(c.x, c.y, c.z));
+        }
+        scene
+    }
+
+    /// Adds `shape` at `local` (scene frame).
+    pub fn add(&mut self, shape: SharedShape, local: Iso) -> ColliderId {
+        self.add_desc(ColliderDesc::new(shape), local)
+    }
+
+    pub fn add_desc(&mut self, desc: ColliderDesc, local: Iso) -> ColliderId {
+        let pose = self.frame.iso * local;
+        self.world.insert(desc.pose(pose)).expect("valid test collider")
+    }
+
+    /// Adds an axis-aligned box (scene frame) spanning `min..max`.
+    pub fn add_box(&mut self, min: [Real; 3], max: [Real; 3]) -> ColliderId {
+        let half = Vec3::new(max[0] - min[0], max[1] - min[1], max[2] - min[2]) * 0.5;
+        let centre = Vec3::new(min[0], min[1], min[2]) + half;
+        self.add(SharedShape::cuboid(half.x, half.y, half.z), Iso::translation(centre.x, centre.y, centre.z))
+    }
+
+    /// A large floor slab whose top is y = 0 (scene frame).
+    pub fn add_floor(&mut self, half_extent: Real) -> ColliderId {
+        self.add_box([-half_extent, -1.0, -half_extent], [half_extent, 0.0, half_extent])
+    }
+}
+
+/// The standard test character: 1.8 m tall, 3 spheres of 0.3 m.
+pub fn capsule_motor(settings: MotorSettings) -> Motor {
+    let stack = SphereStack::capsule(1.8, 0.3, 3).expect("valid stack");
+    Motor::new(stack, settings).expect("valid settings")
+}
+
+/// Drives one character through a scene, speaking scene-local coordinates.
+pub struct Runner {
+    pub scene: Scene,
+    pub motor: Motor,
+    pub pose: Pose,
+    pub state: MotorState,
+    pub report: StepReport,
+    pub steps: u32,
+}
+
+impl Runner {
+    /// Spawns the character at `local` (scene frame) with its up along the scene's +Y and
+    /// its forward along scene -Z.
+    pub fn new(scene: Scene, motor: Motor, local: Point3) -> Self {
+        let position = scene.frame.to_world(&local);
+        let pose = Pose { position, orientation: scene.frame.iso.rotation };
+        Self { scene, motor, pose, state: MotorState::default(), report: StepReport::new(), steps: 0 }
+    }
+
+    /// One step with a scene-local intent velocity (m/s).
+    pub fn step(&mut self, local_velocity: Vec3) -> &StepReport {
+        let intent = MoveIntent::walk(self.scene.frame.vec_to_world(&local_velocity));
+        self.step_intent(intent)
+    }
+
+    pub fn step_intent(&mut self, intent: MoveIntent) -> &StepReport {
+        let gravity = self.scene.frame.gravity_at(&self.pose.position);
+        let input = StepInput::new(intent, gravity, DT);
+        self.motor.step(&self.scene.world, &mut self.pose, &mut self.state, &input, &mut self.report);
+        self.steps += 1;
+        &self.report
+    }
+
+    /// Steps `n` times walking at `local_velocity`.
+    pub fn run(&mut self, n: u32, local_velocity: Vec3) {
+        for _ in 0..n {
+            self.step(local_velocity);
+        }
+    }
+
+    /// Lets the character fall and settle for `n` steps.
+    pub fn settle(&mut self, n: u32) {
+        self.run(n, Vec3::zeros());
+    }
+
+    /// Position in the scene frame (m).
+    pub fn local(&self) -> Point3 {
+        self.scene.frame.to_local(&self.pose.position)
+    }
+
+    /// Up in the scene frame.
+    pub fn local_up(&self) -> Vec3 {
+        self.scene.frame.vec_to_local(&self.pose.up())
+    }
+
+    /// Velocity in the scene frame (m/s).
+    pub fn local_velocity(&self) -> Vec3 {
+        self.scene.frame.vec_to_local(&self.state.velocity)
+    }
+
+    /// Deepest penetration of any sphere into the world right now (m).
+    pub fn penetration(&self) -> Real {
+        self.motor
+            .stack()
+            .spheres()
+            .iter()
+            .map(|s| {
+                let c = self.pose.centre_at(s.offset_local);
+                self.scene.world.sphere_penetration(&c, s.radius, &QueryFilter::default())
+            })
+            .fold(0.0, Real::max)
+    }
+
+    /// Height of the feet above the planet surface (m); panics when the frame has no planet.
+    pub fn altitude(&self) -> Real {
+        let c = self.scene.frame.to_world(&self.scene.frame.planet.expect("planet frame"));
+        (self.pose.position - c).norm() - PLANET_RADIUS
+    }
+}
+
+/// Unit vector helper.
+pub fn unit(v: Vec3) -> UnitVec3 {
+    UnitVec3::new_normalize(v)
+}

@@ -1,0 +1,4 @@
+//! Scenario tests of the public API: one module per capability, one binary.
+
+mod common;
+mod debug;
