@@ -177,6 +177,13 @@ impl Runner {
         self.scene.frame.to_local(&self.pose.position)
     }
 
+    /// Centre of the feet sphere in the scene frame (m): unlike the feet point, it does not
+    /// move when the up frame tilts (the turn pivots about it).
+    pub fn feet_centre(&self) -> Point3 {
+        let c = self.pose.centre_at(self.motor.stack().feet().offset_local);
+        self.scene.frame.to_local(&c)
+    }
+
     /// Up in the scene frame.
     pub fn local_up(&self) -> Vec3 {
         self.scene.frame.vec_to_local(&self.pose.up())

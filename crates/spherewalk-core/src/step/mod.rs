@@ -5,7 +5,7 @@ mod movement;
 mod pushback;
 mod stairs;
 
-pub use ground::{probe_ground, surface_normal_at};
+pub use ground::{drop_to_ground, probe_ground, surface_normal_at};
 pub use movement::{move_substepped, movement_velocity};
 pub use pushback::{PushMode, PushbackSummary, max_penetration, pushback};
 pub use stairs::{StepUp, try_step_up};
@@ -109,7 +109,8 @@ impl Motor {
     /// 2. **Movement**: [`movement_velocity`], then [`move_substepped`] (substeps no longer
     ///    than `max_substep_fraction` of the smallest radius, [`pushback`] after each).
     /// 3. **Resolution**: [`try_step_up`] when a grounded move was blocked, then
-    ///    [`probe_ground`] with the slope limit and the ground clamp.
+    ///    [`probe_ground`] with the slope limit and the ground clamp ([`drop_to_ground`] when
+    ///    the feet hang over an edge).
     ///
     /// Bad inputs never panic: see [`StepInput`] and [`crate::InputFlags`] for the rules.
     pub fn step(
@@ -131,6 +132,7 @@ impl Motor {
         let r = Vec3::repeat(reach);
         let bounds = Aabb::new(pose.position - r, pose.position + r);
         let mut prims = std::mem::take(&mut scratch.prims);
+        prims.clear();
         world.gather_primitives(&bounds, &self.filter, &mut scratch.ids, &mut prims);
         let ctx = self.context(world, &prims);
         self.run_phases(&ctx, pose, state, &clean, report, &mut scratch);
@@ -192,7 +194,15 @@ impl Motor {
         scratch.trial_hits.clear();
         let clamp = was_grounded && !jumped;
         let probe = if clamp { settings.ground_clamp_distance } else { settings.skin_width };
-        let hit = probe_ground(ctx, pose, probe.max(settings.skin_width));
+        let mut hit = probe_ground(ctx, pose, probe.max(settings.skin_width));
+        if clamp && !hit.is_some_and(|h| h.stable) {
+            let before = pose.position;
+            let drop_scratch = (&mut scratch.contacts, &mut scratch.trial_hits);
+            if let Some(found) = drop_to_ground(ctx, pose, settings.ground_clamp_distance, drop_scratch) {
+                report.clamped_down = (before - pose.position).norm();
+                hit = Some(found);
+            }
+        }
         let ground = self.settle(pose, &mut velocity, hit.as_ref(), clamp, jumped, report);
         let ground = match ground {
             GroundState::Airborne if moved.pushes > 0 => GroundState::Touching,

@@ -27,8 +27,8 @@ pub struct StepUp {
 /// move) rise by up to the step height, move by `displacement` (m, world, along the ground)
 /// with every up-facing contact acting as a wall, then drop onto what lies below.
 ///
-/// The step is kept only when the landing is stable, the rise is between 5 mm and the step
-/// height, the landing is further along the move than `blocked` (the pose the plain move
+/// The step is kept only when the landing is stable, the feet rise by at least 5 mm, the
+/// contact on top of the obstacle is no higher than the step height, the landing is further along the move than `blocked` (the pose the plain move
 /// reached), and the top stays stable and level for `min_step_depth` ahead.
 pub fn try_step_up(
     ctx: &StepContext<'_>,
@@ -53,7 +53,9 @@ pub fn try_step_up(
     }
     trial.position -= up.into_inner() * ground.distance.max(0.0);
     let rise = (trial.position - start.position).dot(&up);
-    if !(MIN_RISE..=settings.step_height + settings.skin_width).contains(&rise) {
+    // The obstacle's height is where the feet touch it, not how high the round feet sit.
+    let top = (ground.point - start.position).dot(&up);
+    if rise < MIN_RISE || top > settings.step_height + settings.skin_width {
         return None;
     }
     let progress = (trial.position - start.position).dot(&dir);
@@ -74,7 +76,7 @@ fn free_rise(ctx: &StepContext<'_>, pose: &Pose, height: Real) -> Option<Real> {
         let shrink = (0.5 * skin).min(0.5 * sphere.radius);
         let centre = pose.centre_at(sphere.offset_local);
         let radius = sphere.radius - shrink;
-        if let Some(hit) = cast_sphere_among(ctx.world, ctx.prims, &centre, radius, &up, height + shrink) {
+        if let Some((_, hit)) = cast_sphere_among(ctx.world, ctx.prims, &centre, radius, &up, height + shrink) {
             rise = rise.min(hit.distance - shrink);
         }
     }

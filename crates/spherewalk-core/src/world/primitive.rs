@@ -158,7 +158,7 @@ impl CollisionWorld {
 
     /// Polishes a GJK sphere-cast hit (millimetre accurate) with Newton steps on the exact
     /// closest-point distance, so resting contacts are found to well under a micrometre.
-    fn refine_cast(
+    pub(crate) fn refine_cast(
         &self,
         prim: &Primitive,
         centre: &Point3,

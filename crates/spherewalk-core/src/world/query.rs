@@ -60,7 +60,8 @@ pub(crate) fn closest_among(
     best
 }
 
-/// Nearest sphere-cast hit among `prims` (deterministic tie-break by order).
+/// Nearest sphere-cast hit among `prims` (deterministic tie-break by order), with the index of
+/// the primitive hit.
 pub(crate) fn cast_sphere_among(
     world: &CollisionWorld,
     prims: &[Primitive],
@@ -68,20 +69,21 @@ pub(crate) fn cast_sphere_among(
     radius: Real,
     dir: &UnitVec3,
     max_distance: Real,
-) -> Option<SphereCastHit> {
-    let mut best: Option<SphereCastHit> = None;
-    for prim in prims {
-        let limit = best.map_or(max_distance, |b| b.distance);
+) -> Option<(usize, SphereCastHit)> {
+    let mut best: Option<(usize, SphereCastHit)> = None;
+    for (k, prim) in prims.iter().enumerate() {
+        let limit = best.map_or(max_distance, |(_, b)| b.distance);
         if let Some((distance, point, normal)) =
             world.primitive_cast_sphere(prim, centre, radius, dir, limit)
-            && best.is_none_or(|b| distance < b.distance)
+            && best.is_none_or(|(_, b)| distance < b.distance)
         {
-            best = Some(SphereCastHit {
+            let hit = SphereCastHit {
                 collider: prim.collider,
                 distance,
                 point,
                 normal,
-            });
+            };
+            best = Some((k, hit));
         }
     }
     best
@@ -156,7 +158,7 @@ impl CollisionWorld {
         let mut prims = Vec::new();
         let aabb = swept_box(centre, dir, max_distance, radius);
         self.gather_primitives(&aabb, filter, &mut ids, &mut prims);
-        cast_sphere_among(self, &prims, centre, radius, dir, max_distance)
+        cast_sphere_among(self, &prims, centre, radius, dir, max_distance).map(|(_, hit)| hit)
     }
 
     /// Casts a ray from `origin` along unit `dir` (world) up to `max_distance` (m); returns the

@@ -1,0 +1,77 @@
+//! Step offset: stairs within the step height are climbed, taller ones block.
+
+use crate::common::*;
+use approx::assert_abs_diff_eq;
+use spherewalk::{MotorSettings, Point3, Real, Vec3};
+
+/// A straight staircase rising along scene +X from x = 1: `count` steps of `rise` (m) and
+/// 0.4 m treads, then a landing to x = 8. Each step is a solid block from its riser to the end.
+fn staircase(frame: Frame, rise: Real, count: usize) -> Scene {
+    let mut scene = Scene::new(frame);
+    scene.add_floor(20.0);
+    for k in 0..count {
+        let x0 = 1.0 + 0.4 * k as Real;
+        scene.add_box([x0, -0.5, -2.0], [8.0, rise * (k + 1) as Real, 2.0]);
+    }
+    scene
+}
+
+fn feet_centre_height(r: &Runner) -> Real {
+    r.feet_centre().y
+}
+
+#[test]
+fn climbs_0_3_m_stairs_with_0_35_m_step_height() {
+    for frame in Frame::all() {
+        let scene = staircase(frame, 0.3, 5);
+        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-1.0, 0.0, 0.0));
+        r.settle(5);
+        let mut step_offsets = 0;
+        for _ in 0..150 {
+            let report = r.step(Vec3::new(3.0, 0.0, 0.0));
+            step_offsets += usize::from(report.stepped_up > 0.0);
+            assert!(r.report.max_penetration < 1e-3, "{}: penetration {}", frame.name, r.report.max_penetration);
+        }
+        // Five 0.3 m steps: the feet centre ends 1.5 m above its start (0.3 m). The exact
+        // value is set by the landing's top face; 1 mm covers the ground probe's tolerance.
+        assert_abs_diff_eq!(feet_centre_height(&r), 1.8, epsilon = 1e-3);
+        assert!(r.local().x > 5.5, "{}: stuck at x = {}", frame.name, r.local().x);
+        assert!(r.report.is_grounded(), "{}", frame.name);
+        // Each riser is first mounted by the step offset (the round feet then roll onto the tread).
+        assert!(step_offsets >= 5, "{}: {step_offsets} step offsets", frame.name);
+    }
+}
+
+#[test]
+fn blocked_by_0_4_m_step_with_0_35_m_step_height() {
+    for frame in Frame::all() {
+        let scene = staircase(frame, 0.4, 3);
+        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-1.0, 0.0, 0.0));
+        r.settle(5);
+        r.run(120, Vec3::new(3.0, 0.0, 0.0));
+        // Pressed against the first riser (x = 1): the axis is one radius (0.3 m) short of it.
+        assert_abs_diff_eq!(r.feet_centre().x, 0.7, epsilon = 1e-3);
+        // Still standing on the floor: the centre stays 0.3 m up (1 mm: probe tolerance).
+        assert_abs_diff_eq!(feet_centre_height(&r), 0.3, epsilon = 1e-3);
+        assert_abs_diff_eq!(r.report.stepped_up, 0.0);
+    }
+}
+
+#[test]
+fn walks_down_stairs_without_leaving_the_ground() {
+    for frame in Frame::all() {
+        let scene = staircase(frame, 0.3, 5);
+        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(6.0, 1.5, 0.0));
+        r.settle(5);
+        let mut airborne = 0;
+        for _ in 0..120 {
+            r.step(Vec3::new(-3.0, 0.0, 0.0));
+            if !r.report.is_grounded() {
+                airborne += 1;
+            }
+        }
+        // The ground clamp (0.35 m) reaches each 0.3 m step down: never airborne.
+        assert_eq!(airborne, 0, "{}", frame.name);
+        assert_abs_diff_eq!(feet_centre_height(&r), 0.3, epsilon = 1e-3);
+    }
+}
