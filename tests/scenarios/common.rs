@@ -184,6 +184,26 @@ impl Runner {
         self.scene.frame.to_local(&c)
     }
 
+    /// Centres of every sphere in the scene frame (m), feet first.
+    pub fn sphere_centres(&self) -> Vec<Point3> {
+        let stack = self.motor.stack();
+        (0..stack.len())
+            .filter_map(|i| self.pose.sphere_centre(stack, i))
+            .map(|c| self.scene.frame.to_local(&c))
+            .collect()
+    }
+
+    /// Largest scene-frame coordinate `axis` (0 = x, 2 = z) over the sphere centres: on a planet
+    /// the stack leans, so the sphere nearest a vertical wall is not always the feet.
+    pub fn max_sphere_coord(&self, axis: usize) -> Real {
+        self.sphere_centres().iter().map(|c| c[axis]).fold(Real::MIN, Real::max)
+    }
+
+    /// Smallest scene-frame coordinate `axis` over the sphere centres.
+    pub fn min_sphere_coord(&self, axis: usize) -> Real {
+        self.sphere_centres().iter().map(|c| c[axis]).fold(Real::MAX, Real::min)
+    }
+
     /// Up in the scene frame.
     pub fn local_up(&self) -> Vec3 {
         self.scene.frame.vec_to_local(&self.pose.up())

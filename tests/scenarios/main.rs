@@ -2,4 +2,6 @@
 
 mod common;
 mod debug;
+mod slopes;
 mod stairs;
+mod walls;

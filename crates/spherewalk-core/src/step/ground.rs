@@ -1,6 +1,7 @@
 //! Phase 3a: the ground probe under the feet sphere and the ground clamp.
 
 use super::StepContext;
+use crate::world::SurfacePoint;
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use super::pushback::{PushMode, max_penetration, pushback};
@@ -96,7 +97,7 @@ pub fn drop_to_ground(
     ctx: &StepContext<'_>,
     pose: &mut Pose,
     max_distance: Real,
-    scratch: (&mut Vec<(usize, Real)>, &mut Vec<Hit>),
+    scratch: (&mut Vec<(usize, SurfacePoint)>, &mut Vec<Hit>),
 ) -> Option<GroundHit> {
     let up = pose.up();
     let feet = ctx.motor.stack.feet();

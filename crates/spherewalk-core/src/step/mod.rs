@@ -203,7 +203,12 @@ impl Motor {
                 hit = Some(found);
             }
         }
-        let ground = self.settle(pose, &mut velocity, hit.as_ref(), clamp, jumped, report);
+        let (ground, snapped) = self.settle(pose, &mut velocity, hit.as_ref(), clamp, jumped, report);
+        if snapped > settings.penetration_tolerance {
+            // Snapping along -up can press into a steep face beside the feet: resolve it.
+            let s = pushback(ctx, pose, &mut velocity, PushMode::Grounded, &mut scratch.contacts, &mut report.hits);
+            report.pushback_iterations += s.iterations;
+        }
         let ground = match ground {
             GroundState::Airborne if moved.pushes > 0 => GroundState::Touching,
             g => g,
@@ -218,8 +223,8 @@ impl Motor {
     }
 
     /// Applies the slope limit and the ground clamp to a probed ground hit: snaps onto stable
-    /// ground that is touching (or within the clamp distance when `clamp`), and returns the
-    /// resulting ground state.
+    /// ground that is touching (or within the clamp distance when `clamp`). Returns the
+    /// resulting ground state and the distance snapped down (m).
     fn settle(
         &self,
         pose: &mut Pose,
@@ -228,18 +233,18 @@ impl Motor {
         clamp: bool,
         jumped: bool,
         report: &mut StepReport,
-    ) -> GroundState {
+    ) -> (GroundState, Real) {
         let Some(hit) = hit else {
-            return GroundState::Airborne;
+            return (GroundState::Airborne, 0.0);
         };
         let skin = self.settings.skin_width;
         let leaving = jumped || (!clamp && velocity.dot(&hit.contact_normal) > SEPARATION_SPEED);
         let touching = hit.distance <= skin && !leaving;
         if !(touching || (clamp && hit.stable)) {
-            return GroundState::Airborne;
+            return (GroundState::Airborne, 0.0);
         }
         if !hit.stable {
-            return GroundState::SteepGround;
+            return (GroundState::SteepGround, 0.0);
         }
         let snap = hit.distance.max(0.0);
         pose.position -= pose.up().into_inner() * snap;
@@ -251,7 +256,7 @@ impl Motor {
         if into < 0.0 {
             *velocity -= n.into_inner() * into;
         }
-        GroundState::Grounded
+        (GroundState::Grounded, snap)
     }
 
     /// Distance (m) around the position within which this step may touch anything.

@@ -2,6 +2,7 @@
 
 use super::StepContext;
 use super::pushback::{PushMode, PushbackSummary, pushback};
+use crate::world::SurfacePoint;
 use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::report::{GroundState, Hit};
@@ -73,7 +74,7 @@ pub fn move_substepped(
     velocity: &mut Vec3,
     dt: Real,
     mode: PushMode,
-    contacts: &mut Vec<(usize, Real)>,
+    contacts: &mut Vec<(usize, SurfacePoint)>,
     hits: &mut Vec<Hit>,
 ) -> (u32, PushbackSummary) {
     let settings = &ctx.motor.settings;

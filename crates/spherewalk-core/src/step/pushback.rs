@@ -1,7 +1,8 @@
 //! Phase 2: closest-point pushback of every sphere out of the geometry.
 
 use super::StepContext;
-use crate::math::{Real, UnitVec3, Vec3};
+use crate::math::{Point3, Real, UnitVec3, Vec3};
+use crate::world::SurfacePoint;
 use crate::pose::Pose;
 use crate::report::Hit;
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
@@ -37,48 +38,59 @@ pub struct PushbackSummary {
     pub blocked_speed: Real,
 }
 
-/// Pushes every sphere of the stack out of the primitives in `ctx`, deepest contact first and
-/// re-checking each contact before pushing, until the deepest penetration is below the
-/// tolerance or the iteration budget is spent. Removes from `velocity` (m/s, world) the part
-/// that points into each contact. Appends the contacts to `hits`.
+/// One contact as the solver sees it: the stack must move by `d` with `d . dir >= dist`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Constraint {
+    /// Push direction (unit, world).
+    dir: Vec3,
+    /// Distance to move along `dir` (m).
+    dist: Real,
+    /// The contact acts as a wall (its push was flattened or faces sideways/down).
+    as_wall: bool,
+    /// The contact is not walkable ground (steep, upper body or a not-walkable collider).
+    steep: bool,
+    /// Surface normal of the contact (world).
+    surface_normal: UnitVec3,
+}
+
+/// Pushes every sphere of the stack out of the primitives in `ctx` and removes from `velocity`
+/// (m/s, world) the part pointing into the contacts. Appends the contacts to `hits`.
+///
+/// Each iteration collects every contact of every sphere (the stack moves as one body) and
+/// moves by the shortest displacement that clears all of them at once (a small active-set
+/// solve over at most three contacts). That is what makes corners and V-shaped corridors
+/// converge in one or two iterations, and why seams never catch: across two coplanar faces
+/// the shortest move is along the shared normal, and contacts an earlier push frees are never
+/// pushed. Iterations repeat, re-measuring every contact, until the deepest penetration is
+/// below the tolerance or the budget is spent.
 pub fn pushback(
     ctx: &StepContext<'_>,
     pose: &mut Pose,
     velocity: &mut Vec3,
     mode: PushMode,
-    contacts: &mut Vec<(usize, Real)>,
+    contacts: &mut Vec<(usize, SurfacePoint)>,
     hits: &mut Vec<Hit>,
 ) -> PushbackSummary {
     let settings = &ctx.motor.settings;
     let tol = settings.penetration_tolerance;
     let up = pose.up();
     let mut summary = PushbackSummary::default();
+    let mut constraints: Vec<Constraint> = Vec::new();
     for _ in 0..settings.max_pushback_iterations {
         summary.iterations += 1;
-        let mut deepest: Real = 0.0;
+        constraints.clear();
         for (index, sphere) in ctx.motor.stack.spheres().iter().enumerate() {
             let r = sphere.radius;
-            collect_contacts(ctx, &pose.centre_at(sphere.offset_local), r, tol, contacts);
-            for &(k, _) in contacts.iter() {
+            let centre = pose.centre_at(sphere.offset_local);
+            collect_contacts(ctx, &centre, r, tol, contacts);
+            for &(k, sp) in contacts.iter() {
                 let prim = &ctx.prims[k];
-                let centre = pose.centre_at(sphere.offset_local);
-                let Some(sp) = ctx.world.primitive_closest(prim, &centre, r) else {
-                    continue;
-                };
                 let depth = r - sp.distance;
-                if depth <= tol {
-                    continue;
-                }
                 let walkable = prim.walkable && sp.contact_normal.dot(&up) >= ctx.cos_slope;
-                let (dir, dist, as_wall) = push_direction(&sp.contact_normal, depth, &up, mode, index == 0 && walkable, r);
-                pose.position += dir * dist;
-                deepest = deepest.max(depth);
-                summary.pushes += 1;
-                let removed = remove_velocity(velocity, &dir, &up, mode, as_wall || !walkable);
-                if as_wall && removed > summary.blocked_speed {
-                    summary.blocked_speed = removed;
-                    summary.blocked_by = Some(sp.surface_normal);
-                }
+                let feet_ground = index == 0 && walkable;
+                let (dir, dist, as_wall) = push_direction(&sp.contact_normal, depth, &up, mode, feet_ground, r);
+                let steep = as_wall || !walkable;
+                constraints.push(Constraint { dir, dist, as_wall, steep, surface_normal: sp.surface_normal });
                 hits.push(Hit {
                     collider: prim.collider,
                     sphere: index,
@@ -89,21 +101,122 @@ pub fn pushback(
                 });
             }
         }
-        if deepest <= tol {
+        if constraints.is_empty() {
             break;
         }
+        summary.pushes += constraints.len() as u32;
+        pose.position += solve_push(&constraints, tol);
+        clip_velocity(velocity, &constraints, &up, mode, &mut summary);
     }
     summary
 }
 
-/// Fills `out` with `(primitive index, depth)` of every primitive the sphere penetrates by more
-/// than `tol`, deepest first (ties by index, so the order is deterministic).
+/// The shortest displacement `d` (m, world) with `d . dir >= dist` for every constraint, by an
+/// active set of at most three constraints (exact for up to three independent planes).
+pub(crate) fn solve_push(cs: &[Constraint], tol: Real) -> Vec3 {
+    let mut active: Vec<usize> = Vec::with_capacity(4);
+    let mut d = Vec3::zeros();
+    for _ in 0..2 * MAX_ACTIVE + 2 {
+        let worst = cs
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i, c.dist - d.dot(&c.dir)))
+            .filter(|&(_, v)| v > 0.1 * tol)
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        let Some((j, _)) = worst else {
+            break;
+        };
+        if active.len() == MAX_ACTIVE {
+            active.remove(0);
+        }
+        active.push(j);
+        d = loop {
+            match solve_active(cs, &active) {
+                Some((sol, lambdas)) => match lambdas.iter().position(|&l| l < 0.0) {
+                    Some(neg) if active.len() > 1 => {
+                        active.remove(neg);
+                    }
+                    _ => break sol,
+                },
+                None => {
+                    // Dependent directions: restart from the newest constraint alone.
+                    active.clear();
+                    active.push(j);
+                }
+            }
+        };
+    }
+    d
+}
+
+/// Maximum number of simultaneously active constraints (independent planes in 3D).
+const MAX_ACTIVE: usize = 3;
+
+/// Minimum-norm `d` with `d . dir_i = dist_i` for the active constraints, and the multipliers
+/// (`d = sum lambda_i dir_i`); `None` when the directions are dependent.
+fn solve_active(cs: &[Constraint], active: &[usize]) -> Option<(Vec3, Vec<Real>)> {
+    use crate::math::na::{Matrix2, Matrix3, Vector2, Vector3};
+    let u = |i: usize| cs[active[i]].dir;
+    let b = |i: usize| cs[active[i]].dist;
+    let lambdas: Vec<Real> = match active.len() {
+        1 => vec![b(0)],
+        2 => {
+            let g = Matrix2::new(1.0, u(0).dot(&u(1)), u(1).dot(&u(0)), 1.0);
+            if g.determinant().abs() < SINGULAR {
+                return None;
+            }
+            let l = g.try_inverse()? * Vector2::new(b(0), b(1));
+            vec![l.x, l.y]
+        }
+        _ => {
+            let g = Matrix3::from_fn(|r, c| u(r).dot(&u(c)));
+            if g.determinant().abs() < SINGULAR {
+                return None;
+            }
+            let l = g.try_inverse()? * Vector3::new(b(0), b(1), b(2));
+            vec![l.x, l.y, l.z]
+        }
+    };
+    let d = lambdas.iter().enumerate().fold(Vec3::zeros(), |acc, (i, l)| acc + u(i) * *l);
+    Some((d, lambdas))
+}
+
+/// Gram determinant under which push directions count as dependent (about 2.5 degrees apart).
+const SINGULAR: Real = 2e-3;
+
+/// Removes from `v` the parts pointing into the constraints: each in turn, then along the
+/// crease of two it still presses into, then to rest. Records the strongest wall in `summary`.
+fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3, mode: PushMode, summary: &mut PushbackSummary) {
+    for c in cs {
+        let removed = remove_velocity(v, &c.dir, up, mode, c.steep);
+        if c.as_wall && removed > summary.blocked_speed {
+            summary.blocked_speed = removed;
+            summary.blocked_by = Some(c.surface_normal);
+        }
+    }
+    let pressing: Vec<&Constraint> = cs
+        .iter()
+        .filter(|c| !(mode == PushMode::Grounded && !c.steep) && v.dot(&c.dir) < -1e-6)
+        .collect();
+    if let [a, b, ..] = pressing.as_slice() {
+        if let Some(crease) = UnitVec3::try_new(a.dir.cross(&b.dir), 1e-3) {
+            *v = crease.into_inner() * v.dot(&crease);
+        }
+        let still = cs.iter().any(|c| !(mode == PushMode::Grounded && !c.steep) && v.dot(&c.dir) < -1e-6);
+        if still {
+            *v = Vec3::zeros();
+        }
+    }
+}
+
+/// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
+/// point, deepest first (ties by index, so the order is deterministic).
 fn collect_contacts(
     ctx: &StepContext<'_>,
-    centre: &crate::math::Point3,
+    centre: &Point3,
     radius: Real,
     tol: Real,
-    out: &mut Vec<(usize, Real)>,
+    out: &mut Vec<(usize, SurfacePoint)>,
 ) {
     out.clear();
     let r = Vec3::repeat(radius);
@@ -112,14 +225,13 @@ fn collect_contacts(
         if !prim.aabb.intersects(&bounds) {
             continue;
         }
-        if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius) {
-            let depth = radius - sp.distance;
-            if depth > tol {
-                out.push((k, depth));
-            }
+        if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius)
+            && radius - sp.distance > tol
+        {
+            out.push((k, sp));
         }
     }
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
 }
 
 /// Direction (unit, world), distance (m) and wall-ness of the push resolving `depth` along a

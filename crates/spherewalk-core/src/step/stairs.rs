@@ -4,6 +4,7 @@ use super::StepContext;
 use super::ground::probe_ground;
 use super::movement::move_substepped;
 use super::pushback::PushMode;
+use crate::world::SurfacePoint;
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::report::Hit;
@@ -36,7 +37,7 @@ pub fn try_step_up(
     blocked: &Pose,
     displacement: &Vec3,
     dt: Real,
-    scratch: (&mut Vec<(usize, Real)>, &mut Vec<Hit>),
+    scratch: (&mut Vec<(usize, SurfacePoint)>, &mut Vec<Hit>),
 ) -> Option<StepUp> {
     let settings = &ctx.motor.settings;
     let up = start.up();
