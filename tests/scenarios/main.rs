@@ -2,6 +2,10 @@
 
 mod common;
 mod debug;
+mod determinism;
+mod planet;
+mod pushout;
+mod seams;
 mod slopes;
 mod stairs;
 mod walls;

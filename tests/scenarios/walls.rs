@@ -70,9 +70,9 @@ fn leaves_a_concave_corner_at_full_speed() {
         assert_abs_diff_eq!(r.min_sphere_coord(2), -1.7, epsilon = 1e-3);
         // Then walk out along the first wall: full speed at once (1 %), nothing holds it.
         for _ in 0..20 {
-            let before = r.feet_centre();
+            let before = r.local();
             r.step(Vec3::new(0.0, 0.0, 5.0));
-            let speed = (r.feet_centre() - before).norm() / DT;
+            let speed = (r.local() - before).norm() / DT;
             assert!((speed / 5.0 - 1.0).abs() < 0.01, "{}: {speed}", frame.name);
         }
     }

@@ -1,10 +1,9 @@
 //! The up frame: choosing the target up and turning toward it with the heading carried along.
 
-use crate::math::{Quat, Real, UnitVec3, Vec3};
+use crate::math::{Point3, Quat, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::report::GroundState;
 use crate::settings::{UpFrame, fixed_up};
-use crate::shape::SphereStack;
 use crate::state::MotorState;
 
 /// The up direction (world) the character should turn toward this step.
@@ -30,9 +29,13 @@ pub fn target_up(up_frame: &UpFrame, pose: &Pose, state: &MotorState, gravity: &
 }
 
 /// Turns `pose` toward `target` (world) by at most `max_angle` (rad) along the shortest arc,
-/// pivoting about the feet sphere's centre (which therefore never moves into geometry) and
-/// carrying the heading along (parallel transport). Returns the angle turned (rad).
-pub fn turn_up(pose: &mut Pose, stack: &SphereStack, target: &UnitVec3, max_angle: Real) -> Real {
+/// pivoting about `pivot` (world, m) and carrying the heading along (parallel transport).
+/// Returns the angle turned (rad).
+///
+/// The step pivots about the ground contact while grounded (the feet roll over the ground, so
+/// walking speed is ground speed on a curved planet) and about the feet sphere's centre
+/// otherwise (the feet sphere then never moves into geometry).
+pub fn turn_up(pose: &mut Pose, pivot: &Point3, target: &UnitVec3, max_angle: Real) -> Real {
     let up = pose.up();
     let cos = up.dot(target).clamp(-1.0, 1.0);
     let angle = cos.acos();
@@ -42,9 +45,8 @@ pub fn turn_up(pose: &mut Pose, stack: &SphereStack, target: &UnitVec3, max_angl
     let axis = UnitVec3::try_new(up.cross(target), 1e-6).unwrap_or_else(|| pose.right());
     let turn = angle.min(max_angle);
     let rotation = Quat::from_axis_angle(&axis, turn);
-    let pivot = pose.centre_at(stack.feet().offset_local);
     pose.orientation = Quat::new_normalize((rotation * pose.orientation).into_inner());
-    pose.position = pivot - pose.up().into_inner() * stack.feet().offset_local;
+    pose.position = pivot + rotation * (pose.position - pivot);
     turn
 }
 

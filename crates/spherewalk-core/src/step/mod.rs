@@ -104,8 +104,9 @@ impl Motor {
     /// bit-identical `pose`, `state` and `report`.
     ///
     /// It only composes the public phases:
-    /// 1. **Up frame**: [`turn_up`] toward [`target_up`] at the turn rate (pivoting about the feet
-    ///    sphere, heading carried along), the intent's yaw, then [`pushback`] if it turned.
+    /// 1. **Up frame**: [`turn_up`] toward [`target_up`] at the turn rate (pivoting about the
+    ///    ground contact when grounded, else the feet sphere's centre; heading carried along),
+    ///    the intent's yaw, then [`pushback`] if it turned.
     /// 2. **Movement**: [`movement_velocity`], then [`move_substepped`] (substeps no longer
     ///    than `max_substep_fraction` of the smallest radius, [`pushback`] after each).
     /// 3. **Resolution**: [`try_step_up`] when a grounded move was blocked, then
@@ -154,7 +155,11 @@ impl Motor {
         let dt = input.dt;
         let was_grounded = state.ground == GroundState::Grounded;
         let target = target_up(&settings.up_frame, pose, state, &input.gravity);
-        report.up_turned = turn_up(pose, &self.stack, &target, settings.up_turn_rate * dt);
+        let pivot = match (was_grounded, state.ground_hit) {
+            (true, Some(hit)) => hit.point,
+            _ => pose.centre_at(self.stack.feet().offset_local),
+        };
+        report.up_turned = turn_up(pose, &pivot, &target, settings.up_turn_rate * dt);
         yaw(pose, input.intent.yaw_rate * dt);
         let mut velocity = state.velocity;
         if report.up_turned > 0.0 {
