@@ -8,4 +8,5 @@ mod pushout;
 mod seams;
 mod slopes;
 mod stairs;
+mod surface;
 mod walls;
