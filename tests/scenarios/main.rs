@@ -1,9 +1,9 @@
 //! Scenario tests of the public API: one module per capability, one binary.
 
 mod common;
-mod debug;
 mod determinism;
 mod planet;
+mod ground;
 mod pushout;
 mod seams;
 mod slopes;

@@ -1,0 +1,120 @@
+//! Ground state, events and the not-walkable flag.
+
+use crate::common::*;
+use approx::assert_abs_diff_eq;
+use spherewalk::parry3d::na::DMatrix;
+use spherewalk::parry3d::shape::SharedShape;
+use spherewalk::{ColliderDesc, GroundState, Iso, MotorSettings, MoveIntent, Point3, Real, Vec3};
+
+#[test]
+fn jump_reaches_the_ballistic_apex_and_lands() {
+    for frame in Frame::all() {
+        let mut scene = Scene::new(frame);
+        scene.add_floor(20.0);
+        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::origin());
+        r.settle(5);
+        let jump: Real = 5.0;
+        let report = r.step_intent(MoveIntent { jump_speed: jump, ..MoveIntent::default() });
+        assert!(report.jumped && report.left_ground, "{}", frame.name);
+        let mut apex: Real = 0.0;
+        let mut landed_at = None;
+        for step in 0..120u32 {
+            r.step(Vec3::zeros());
+            apex = apex.max(r.local().y);
+            if r.report.landed {
+                landed_at = Some(step);
+                break;
+            }
+        }
+        // The discrete trajectory: the launch step moves v dt, then semi-implicit Euler
+        // (v -= g dt, then x += v dt). Its apex and flight time are exact sums; 1 mm covers
+        // float rounding (the planet's gravity turns by 0.002 rad over the jump).
+        let (mut y, mut v, mut expected_apex, mut steps) = (jump * DT, jump, jump * DT, 1u32);
+        while y > 0.0 {
+            v -= G * DT;
+            y += v * DT;
+            expected_apex = expected_apex.max(y);
+            steps += 1;
+        }
+        assert_abs_diff_eq!(apex, expected_apex, epsilon = 1e-3);
+        let landed_at = landed_at.unwrap_or_else(|| panic!("{}: never landed", frame.name));
+        assert_eq!(landed_at + 2, steps, "{}", frame.name);
+        assert_abs_diff_eq!(r.local().y, 0.0, epsilon = 1e-3);
+    }
+}
+
+#[test]
+fn walking_off_a_ledge_reports_left_ground_then_landed() {
+    let frame = Frame::world_up();
+    let mut scene = Scene::new(frame);
+    scene.add_floor(20.0);
+    scene.add_box([-5.0, 0.0, -2.0], [1.0, 1.0, 2.0]);
+    let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(0.0, 1.0, 0.0));
+    r.settle(5);
+    let (mut left, mut landed) = (None, None);
+    for step in 0..120u32 {
+        r.step(Vec3::new(3.0, 0.0, 0.0));
+        if r.report.left_ground && left.is_none() {
+            left = Some(step);
+        }
+        if r.report.landed && landed.is_none() {
+            landed = Some(step);
+        }
+    }
+    let (left, landed) = (left.expect("left the ledge"), landed.expect("landed below"));
+    assert!(left < landed);
+    assert_abs_diff_eq!(r.local().y, 0.0, epsilon = 1e-3);
+    assert_eq!(r.report.ground, GroundState::Grounded);
+}
+
+#[test]
+fn not_walkable_ground_is_steep_and_slides() {
+    let frame = Frame::world_up();
+    let mut scene = Scene::new(frame);
+    scene.add_floor(20.0);
+    // A gentle 10 degree slope that is flagged not walkable: the character slides off it.
+    let a: Real = 10f32.to_radians();
+    let rot = spherewalk::Quat::from_axis_angle(&Vec3::z_axis(), a);
+    let desc = ColliderDesc::new(SharedShape::cuboid(4.0, 0.5, 2.0)).not_walkable();
+    let centre = Vec3::new(0.0, 1.0, 0.0) - rot * Vec3::y() * 0.5;
+    scene.add_desc(desc, Iso::from_parts(centre.into(), rot));
+    let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(0.0, 1.3, 0.0));
+    r.run(20, Vec3::zeros());
+    assert_eq!(r.report.ground, GroundState::SteepGround);
+    let x0 = r.local().x;
+    r.run(30, Vec3::zeros());
+    // Sliding down toward -x (the slope rises along +x).
+    assert!(r.local().x < x0 - 0.05, "did not slide: {} -> {}", x0, r.local().x);
+}
+
+#[test]
+fn walks_over_a_heightfield_hill_staying_grounded() {
+    for frame in [Frame::world_up(), Frame::rotated()] {
+        let mut scene = Scene::new(frame);
+        let n = 41;
+        // A 20 m x 20 m field with a 0.8 m high, 8 m wide bump: slopes under 20 degrees.
+        let heights = DMatrix::from_fn(n, n, |i, j| {
+            let x = -10.0 + 20.0 * j as Real / (n - 1) as Real;
+            let z = -10.0 + 20.0 * i as Real / (n - 1) as Real;
+            let d2 = x * x + z * z;
+            0.8 * (-d2 / 8.0).exp()
+        });
+        let field = SharedShape::heightfield(heights, Vec3::new(20.0, 1.0, 20.0));
+        scene.add(field, Iso::identity());
+        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-8.0, 0.5, 0.3));
+        r.settle(30);
+        let mut worst_gap: Real = 0.0;
+        for _ in 0..300 {
+            r.step(Vec3::new(3.0, 0.0, 0.0));
+            assert!(r.report.is_grounded(), "{}: airborne at x = {}", frame.name, r.local().x);
+            let feet = r.pose.centre_at(0.3);
+            let filter = spherewalk::QueryFilter::default();
+            let gap = r.scene.world.closest_point(&feet, 1.0, &filter).map_or(1.0, |(_, sp)| sp.distance - 0.3);
+            worst_gap = worst_gap.max(gap.abs());
+            assert!(r.report.max_penetration < 1e-3, "{}", frame.name);
+        }
+        assert!(r.local().x > 6.0, "{}: stuck at {}", frame.name, r.local().x);
+        // Clamped onto the field after every step: the feet sphere touches it (0.1 mm).
+        assert!(worst_gap < 1e-4, "{}: gap {worst_gap}", frame.name);
+    }
+}
