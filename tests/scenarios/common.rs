@@ -29,7 +29,11 @@ pub struct Frame {
 impl Frame {
     /// World +Y up, scene at the origin.
     pub fn world_up() -> Self {
-        Self { name: "world +Y", iso: Iso::identity(), planet: None }
+        Self {
+            name: "world +Y",
+            iso: Iso::identity(),
+            planet: None,
+        }
     }
 
     /// The scene rotated 90 degrees about world Z (its up is world -X) and moved off the origin.
@@ -66,11 +70,11 @@ impl Frame {
         }
     }
 
-    pub fn to_world(&self, local: &Point3) -> Point3 {
+    pub fn to_world(self, local: &Point3) -> Point3 {
         self.iso * local
     }
 
-    pub fn to_local(&self, world: &Point3) -> Point3 {
+    pub fn to_local(self, world: &Point3) -> Point3 {
         self.iso.inverse_transform_point(world)
     }
 
@@ -91,9 +95,15 @@ pub struct Scene {
 
 impl Scene {
     pub fn new(frame: Frame) -> Self {
-        let mut scene = Self { world: CollisionWorld::new(), frame };
+        let mut scene = Self {
+            world: CollisionWorld::new(),
+            frame,
+        };
         if let Some(c) = frame.planet {
-            scene.add(SharedShape::ball(PLANET_RADIUS), Iso::translation(c.x, c.y, c.z));
+            scene.add(
+                SharedShape::ball(PLANET_RADIUS),
+                Iso::translation(c.x, c.y, c.z),
+            );
         }
         scene
     }
@@ -105,19 +115,27 @@ impl Scene {
 
     pub fn add_desc(&mut self, desc: ColliderDesc, local: Iso) -> ColliderId {
         let pose = self.frame.iso * local;
-        self.world.insert(desc.pose(pose)).expect("valid test collider")
+        self.world
+            .insert(desc.pose(pose))
+            .expect("valid test collider")
     }
 
     /// Adds an axis-aligned box (scene frame) spanning `min..max`.
     pub fn add_box(&mut self, min: [Real; 3], max: [Real; 3]) -> ColliderId {
         let half = Vec3::new(max[0] - min[0], max[1] - min[1], max[2] - min[2]) * 0.5;
         let centre = Vec3::new(min[0], min[1], min[2]) + half;
-        self.add(SharedShape::cuboid(half.x, half.y, half.z), Iso::translation(centre.x, centre.y, centre.z))
+        self.add(
+            SharedShape::cuboid(half.x, half.y, half.z),
+            Iso::translation(centre.x, centre.y, centre.z),
+        )
     }
 
     /// A large floor slab whose top is y = 0 (scene frame).
     pub fn add_floor(&mut self, half_extent: Real) -> ColliderId {
-        self.add_box([-half_extent, -1.0, -half_extent], [half_extent, 0.0, half_extent])
+        self.add_box(
+            [-half_extent, -1.0, -half_extent],
+            [half_extent, 0.0, half_extent],
+        )
     }
 }
 
@@ -142,8 +160,18 @@ impl Runner {
     /// its forward along scene -Z.
     pub fn new(scene: Scene, motor: Motor, local: Point3) -> Self {
         let position = scene.frame.to_world(&local);
-        let pose = Pose { position, orientation: scene.frame.iso.rotation };
-        Self { scene, motor, pose, state: MotorState::default(), report: StepReport::new(), steps: 0 }
+        let pose = Pose {
+            position,
+            orientation: scene.frame.iso.rotation,
+        };
+        Self {
+            scene,
+            motor,
+            pose,
+            state: MotorState::default(),
+            report: StepReport::new(),
+            steps: 0,
+        }
     }
 
     /// One step with a scene-local intent velocity (m/s).
@@ -155,7 +183,13 @@ impl Runner {
     pub fn step_intent(&mut self, intent: MoveIntent) -> &StepReport {
         let gravity = self.scene.frame.gravity_at(&self.pose.position);
         let input = StepInput::new(intent, gravity, DT);
-        self.motor.step(&self.scene.world, &mut self.pose, &mut self.state, &input, &mut self.report);
+        self.motor.step(
+            &self.scene.world,
+            &mut self.pose,
+            &mut self.state,
+            &input,
+            &mut self.report,
+        );
         self.steps += 1;
         &self.report
     }
@@ -196,12 +230,18 @@ impl Runner {
     /// Largest scene-frame coordinate `axis` (0 = x, 2 = z) over the sphere centres: on a planet
     /// the stack leans, so the sphere nearest a vertical wall is not always the feet.
     pub fn max_sphere_coord(&self, axis: usize) -> Real {
-        self.sphere_centres().iter().map(|c| c[axis]).fold(Real::MIN, Real::max)
+        self.sphere_centres()
+            .iter()
+            .map(|c| c[axis])
+            .fold(Real::MIN, Real::max)
     }
 
     /// Smallest scene-frame coordinate `axis` over the sphere centres.
     pub fn min_sphere_coord(&self, axis: usize) -> Real {
-        self.sphere_centres().iter().map(|c| c[axis]).fold(Real::MAX, Real::min)
+        self.sphere_centres()
+            .iter()
+            .map(|c| c[axis])
+            .fold(Real::MAX, Real::min)
     }
 
     /// Up in the scene frame.
@@ -222,14 +262,19 @@ impl Runner {
             .iter()
             .map(|s| {
                 let c = self.pose.centre_at(s.offset_local);
-                self.scene.world.sphere_penetration(&c, s.radius, &QueryFilter::default())
+                self.scene
+                    .world
+                    .sphere_penetration(&c, s.radius, &QueryFilter::default())
             })
             .fold(0.0, Real::max)
     }
 
     /// Height of the feet above the planet surface (m); panics when the frame has no planet.
     pub fn altitude(&self) -> Real {
-        let c = self.scene.frame.to_world(&self.scene.frame.planet.expect("planet frame"));
+        let c = self
+            .scene
+            .frame
+            .to_world(&self.scene.frame.planet.expect("planet frame"));
         (self.pose.position - c).norm() - PLANET_RADIUS
     }
 }

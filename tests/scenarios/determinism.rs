@@ -13,13 +13,22 @@ fn run_and_hash() -> u64 {
         scene.add_box([x0, -0.5, -3.0], [9.0, 0.25 * (k + 1) as f32, 3.0]);
     }
     scene.add_box([-6.0, 0.0, 3.0], [9.0, 3.0, 3.5]);
-    let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-4.0, 0.5, 0.0));
+    let mut r = Runner::new(
+        scene,
+        capsule_motor(MotorSettings::default()),
+        Point3::new(-4.0, 0.5, 0.0),
+    );
     let mut hasher = DefaultHasher::new();
     for i in 0..1000u32 {
         let angle = i as f32 * 0.01;
         r.step(Vec3::new(angle.cos() * 4.0, 0.0, angle.sin() * 4.0 + 1.0));
         let p = &r.pose;
-        for v in p.position.iter().chain(p.orientation.coords.iter()).chain(r.state.velocity.iter()) {
+        for v in p
+            .position
+            .iter()
+            .chain(p.orientation.coords.iter())
+            .chain(r.state.velocity.iter())
+        {
             v.to_bits().hash(&mut hasher);
         }
     }

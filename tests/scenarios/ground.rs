@@ -11,10 +11,17 @@ fn jump_reaches_the_ballistic_apex_and_lands() {
     for frame in Frame::all() {
         let mut scene = Scene::new(frame);
         scene.add_floor(20.0);
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::origin());
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::origin(),
+        );
         r.settle(5);
         let jump: Real = 5.0;
-        let report = r.step_intent(MoveIntent { jump_speed: jump, ..MoveIntent::default() });
+        let report = r.step_intent(MoveIntent {
+            jump_speed: jump,
+            ..MoveIntent::default()
+        });
         assert!(report.jumped && report.left_ground, "{}", frame.name);
         let mut apex: Real = 0.0;
         let mut landed_at = None;
@@ -49,7 +56,11 @@ fn walking_off_a_ledge_reports_left_ground_then_landed() {
     let mut scene = Scene::new(frame);
     scene.add_floor(20.0);
     scene.add_box([-5.0, 0.0, -2.0], [1.0, 1.0, 2.0]);
-    let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(0.0, 1.0, 0.0));
+    let mut r = Runner::new(
+        scene,
+        capsule_motor(MotorSettings::default()),
+        Point3::new(0.0, 1.0, 0.0),
+    );
     r.settle(5);
     let (mut left, mut landed) = (None, None);
     for step in 0..120u32 {
@@ -78,13 +89,22 @@ fn not_walkable_ground_is_steep_and_slides() {
     let desc = ColliderDesc::new(SharedShape::cuboid(4.0, 0.5, 2.0)).not_walkable();
     let centre = Vec3::new(0.0, 1.0, 0.0) - rot * Vec3::y() * 0.5;
     scene.add_desc(desc, Iso::from_parts(centre.into(), rot));
-    let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(0.0, 1.3, 0.0));
+    let mut r = Runner::new(
+        scene,
+        capsule_motor(MotorSettings::default()),
+        Point3::new(0.0, 1.3, 0.0),
+    );
     r.run(20, Vec3::zeros());
     assert_eq!(r.report.ground, GroundState::SteepGround);
     let x0 = r.local().x;
     r.run(30, Vec3::zeros());
     // Sliding down toward -x (the slope rises along +x).
-    assert!(r.local().x < x0 - 0.05, "did not slide: {} -> {}", x0, r.local().x);
+    assert!(
+        r.local().x < x0 - 0.05,
+        "did not slide: {} -> {}",
+        x0,
+        r.local().x
+    );
 }
 
 #[test]
@@ -101,19 +121,37 @@ fn walks_over_a_heightfield_hill_staying_grounded() {
         });
         let field = SharedShape::heightfield(heights, Vec3::new(20.0, 1.0, 20.0));
         scene.add(field, Iso::identity());
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-8.0, 0.5, 0.3));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(-8.0, 0.5, 0.3),
+        );
         r.settle(30);
         let mut worst_gap: Real = 0.0;
         for _ in 0..300 {
             r.step(Vec3::new(3.0, 0.0, 0.0));
-            assert!(r.report.is_grounded(), "{}: airborne at x = {}", frame.name, r.local().x);
+            assert!(
+                r.report.is_grounded(),
+                "{}: airborne at x = {}",
+                frame.name,
+                r.local().x
+            );
             let feet = r.pose.centre_at(0.3);
             let filter = spherewalk::QueryFilter::default();
-            let gap = r.scene.world.closest_point(&feet, 1.0, &filter).map_or(1.0, |(_, sp)| sp.distance - 0.3);
+            let gap = r
+                .scene
+                .world
+                .closest_point(&feet, 1.0, &filter)
+                .map_or(1.0, |(_, sp)| sp.distance - 0.3);
             worst_gap = worst_gap.max(gap.abs());
             assert!(r.report.max_penetration < 1e-3, "{}", frame.name);
         }
-        assert!(r.local().x > 6.0, "{}: stuck at {}", frame.name, r.local().x);
+        assert!(
+            r.local().x > 6.0,
+            "{}: stuck at {}",
+            frame.name,
+            r.local().x
+        );
         // Clamped onto the field after every step: the feet sphere touches it (0.1 mm).
         assert!(worst_gap < 1e-4, "{}: gap {worst_gap}", frame.name);
     }

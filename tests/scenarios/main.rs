@@ -2,8 +2,8 @@
 
 mod common;
 mod determinism;
-mod planet;
 mod ground;
+mod planet;
 mod pushout;
 mod seams;
 mod slopes;

@@ -12,7 +12,10 @@ fn cube_floor(frame: Frame) -> Scene {
         for j in 0..40 {
             let x = -10.0 + half + 0.5 * i as Real;
             let z = -10.0 + half + 0.5 * j as Real;
-            scene.add(SharedShape::cuboid(half, half, half), Iso::translation(x, -half, z));
+            scene.add(
+                SharedShape::cuboid(half, half, half),
+                Iso::translation(x, -half, z),
+            );
         }
     }
     scene.world.optimize();
@@ -27,7 +30,11 @@ fn mesh_floor(frame: Frame) -> Scene {
     let mut vertices = Vec::new();
     for i in 0..=n {
         for j in 0..=n {
-            vertices.push(Point3::new(-10.0 + 0.5 * i as Real, 0.0, -10.0 + 0.5 * j as Real));
+            vertices.push(Point3::new(
+                -10.0 + 0.5 * i as Real,
+                0.0,
+                -10.0 + 0.5 * j as Real,
+            ));
         }
     }
     let id = |i: u32, j: u32| i * (n + 1) + j;
@@ -46,7 +53,11 @@ fn mesh_floor(frame: Frame) -> Scene {
 /// Walks straight and diagonally across the floor and returns (vertical range of the feet
 /// centre, worst relative speed error) over the crossing.
 fn cross(scene: Scene, frame: Frame) -> (Real, Real) {
-    let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-3.0, 0.0, -2.0));
+    let mut r = Runner::new(
+        scene,
+        capsule_motor(MotorSettings::default()),
+        Point3::new(-3.0, 0.0, -2.0),
+    );
     r.settle(10);
     let (mut lo, mut hi) = (Real::MAX, Real::MIN);
     let mut worst: Real = 0.0;
@@ -76,7 +87,11 @@ fn crosses_edge_to_edge_cubes_without_bumps() {
         let (bump, speed_error) = cross(cube_floor(frame), frame);
         // The bounds: no vertical bump over 1 mm, no speed loss over 1 %.
         assert!(bump < 1e-3, "{}: vertical range {bump} m", frame.name);
-        assert!(speed_error < 0.01, "{}: speed error {speed_error}", frame.name);
+        assert!(
+            speed_error < 0.01,
+            "{}: speed error {speed_error}",
+            frame.name
+        );
     }
 }
 
@@ -85,7 +100,11 @@ fn crosses_a_flat_trimesh_without_bumps() {
     for frame in [Frame::world_up(), Frame::rotated()] {
         let (bump, speed_error) = cross(mesh_floor(frame), frame);
         assert!(bump < 1e-3, "{}: vertical range {bump} m", frame.name);
-        assert!(speed_error < 0.01, "{}: speed error {speed_error}", frame.name);
+        assert!(
+            speed_error < 0.01,
+            "{}: speed error {speed_error}",
+            frame.name
+        );
     }
 }
 
@@ -93,5 +112,9 @@ fn crosses_a_flat_trimesh_without_bumps() {
 fn crosses_cubes_on_a_planet_pole_within_curvature() {
     let frame = Frame::planet();
     let (_, speed_error) = cross(cube_floor(frame), frame);
-    assert!(speed_error < 0.01, "{}: speed error {speed_error}", frame.name);
+    assert!(
+        speed_error < 0.01,
+        "{}: speed error {speed_error}",
+        frame.name
+    );
 }

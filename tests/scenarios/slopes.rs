@@ -19,7 +19,11 @@ fn add_ramp(scene: &mut Scene, angle_deg: Real, length: Real, start_x: Real) {
     let a = angle_deg.to_radians();
     let rot = Quat::from_axis_angle(&Vec3::z_axis(), a);
     let normal = rot * Vec3::y();
-    let top_centre = Vec3::new(start_x + 0.5 * length * a.cos(), 0.5 * length * a.sin(), 0.0);
+    let top_centre = Vec3::new(
+        start_x + 0.5 * length * a.cos(),
+        0.5 * length * a.sin(),
+        0.0,
+    );
     let centre = top_centre - normal * 0.5;
     let pose = Iso::from_parts(centre.into(), rot);
     scene.add(SharedShape::cuboid(0.5 * length, 0.5, 3.0), pose);
@@ -36,7 +40,11 @@ fn tangential(before: &Point3, r: &Runner) -> Vec3 {
 fn constant_horizontal_speed_up_a_30_degree_ramp() {
     for frame in Frame::all() {
         let scene = ramp_scene(frame, 30.0, 6.0);
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-1.0, 0.0, 0.0));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(-1.0, 0.0, 0.0),
+        );
         r.settle(5);
         let intent_local = Vec3::new(5.0, 0.0, 0.0);
         let mut on_ramp = 0;
@@ -52,11 +60,19 @@ fn constant_horizontal_speed_up_a_30_degree_ramp() {
                 let expected = (intent - up.into_inner() * intent.dot(&up)).norm();
                 let speed = tangential(&before, &r).norm() / DT;
                 // The bound: within 2 % of the intended speed on every step.
-                assert!((speed / expected - 1.0).abs() < 0.02, "{}: speed {speed} vs {expected}", frame.name);
+                assert!(
+                    (speed / expected - 1.0).abs() < 0.02,
+                    "{}: speed {speed} vs {expected}",
+                    frame.name
+                );
                 assert_eq!(r.report.ground, GroundState::Grounded, "{}", frame.name);
             }
         }
-        assert!(on_ramp > 20, "{}: only {on_ramp} steps on the ramp", frame.name);
+        assert!(
+            on_ramp > 20,
+            "{}: only {on_ramp} steps on the ramp",
+            frame.name
+        );
     }
 }
 
@@ -64,7 +80,11 @@ fn constant_horizontal_speed_up_a_30_degree_ramp() {
 fn blocked_by_a_50_degree_ramp_at_a_45_degree_limit() {
     for frame in Frame::all() {
         let scene = ramp_scene(frame, 50.0, 6.0);
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-1.0, 0.0, 0.0));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(-1.0, 0.0, 0.0),
+        );
         r.settle(5);
         r.run(120, Vec3::new(5.0, 0.0, 0.0));
         let c = r.feet_centre();
@@ -73,7 +93,12 @@ fn blocked_by_a_50_degree_ramp_at_a_45_degree_limit() {
         // ... touching the slope: its centre is one radius from the plane through (1, 0).
         let a: Real = 50.0f32.to_radians();
         let plane_distance = (c.x - 1.0) * -a.sin() + c.y * a.cos();
-        assert!((plane_distance - 0.3).abs() < 1e-3, "{}: {plane_distance} {c:?} {:?}", frame.name, r.report.ground);
+        assert!(
+            (plane_distance - 0.3).abs() < 1e-3,
+            "{}: {plane_distance} {c:?} {:?}",
+            frame.name,
+            r.report.ground
+        );
         assert!(r.report.max_penetration < 1e-3, "{}", frame.name);
     }
 }
@@ -87,13 +112,24 @@ fn standing_on_a_40_degree_slope_drifts_under_a_millimetre_in_10_s() {
         // The slope passes through x = 0 at y = 3 sin 40 / ... : spawn above it near x = 0.
         let a: Real = 40.0f32.to_radians();
         let surface_y = 3.0 * a.tan();
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(0.0, surface_y + 0.3, 0.0));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(0.0, surface_y + 0.3, 0.0),
+        );
         r.settle(60);
         assert_eq!(r.report.ground, GroundState::Grounded, "{}", frame.name);
         let start = r.pose.position;
         r.settle(600);
         let drift = (r.pose.position - start).norm();
         assert!(drift < 1e-3, "{}: drifted {drift} m", frame.name);
-        assert_abs_diff_eq!(r.report.ground_hit.map_or(0.0, |h| h.slope_angle).to_degrees(), 40.0, epsilon = 1.0);
+        assert_abs_diff_eq!(
+            r.report
+                .ground_hit
+                .map_or(0.0, |h| h.slope_angle)
+                .to_degrees(),
+            40.0,
+            epsilon = 1.0
+        );
     }
 }

@@ -24,21 +24,39 @@ fn feet_centre_height(r: &Runner) -> Real {
 fn climbs_0_3_m_stairs_with_0_35_m_step_height() {
     for frame in Frame::all() {
         let scene = staircase(frame, 0.3, 5);
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-1.0, 0.0, 0.0));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(-1.0, 0.0, 0.0),
+        );
         r.settle(5);
         let mut step_offsets = 0;
         for _ in 0..150 {
             let report = r.step(Vec3::new(3.0, 0.0, 0.0));
             step_offsets += usize::from(report.stepped_up > 0.0);
-            assert!(r.report.max_penetration < 1e-3, "{}: penetration {}", frame.name, r.report.max_penetration);
+            assert!(
+                r.report.max_penetration < 1e-3,
+                "{}: penetration {}",
+                frame.name,
+                r.report.max_penetration
+            );
         }
         // Five 0.3 m steps: the feet centre ends 1.5 m above its start (0.3 m). The exact
         // value is set by the landing's top face; 1 mm covers the ground probe's tolerance.
         assert_abs_diff_eq!(feet_centre_height(&r), 1.8, epsilon = 1e-3);
-        assert!(r.local().x > 5.5, "{}: stuck at x = {}", frame.name, r.local().x);
+        assert!(
+            r.local().x > 5.5,
+            "{}: stuck at x = {}",
+            frame.name,
+            r.local().x
+        );
         assert!(r.report.is_grounded(), "{}", frame.name);
         // Each riser is first mounted by the step offset (the round feet then roll onto the tread).
-        assert!(step_offsets >= 5, "{}: {step_offsets} step offsets", frame.name);
+        assert!(
+            step_offsets >= 5,
+            "{}: {step_offsets} step offsets",
+            frame.name
+        );
     }
 }
 
@@ -46,7 +64,11 @@ fn climbs_0_3_m_stairs_with_0_35_m_step_height() {
 fn blocked_by_0_4_m_step_with_0_35_m_step_height() {
     for frame in Frame::all() {
         let scene = staircase(frame, 0.4, 3);
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(-1.0, 0.0, 0.0));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(-1.0, 0.0, 0.0),
+        );
         r.settle(5);
         r.run(120, Vec3::new(3.0, 0.0, 0.0));
         // Pressed against the first riser (x = 1): the axis is one radius (0.3 m) short of it.
@@ -61,7 +83,11 @@ fn blocked_by_0_4_m_step_with_0_35_m_step_height() {
 fn walks_down_stairs_without_leaving_the_ground() {
     for frame in Frame::all() {
         let scene = staircase(frame, 0.3, 5);
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(6.0, 1.5, 0.0));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(6.0, 1.5, 0.0),
+        );
         r.settle(5);
         let mut airborne = 0;
         for _ in 0..120 {

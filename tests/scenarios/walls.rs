@@ -18,7 +18,11 @@ fn walking_into_a_wall_at_45_degrees_slides_along_it() {
     let speed: Real = 5.0;
     let diagonal = Vec3::new(1.0, 0.0, -1.0).normalize() * speed;
     for frame in Frame::all() {
-        let mut r = Runner::new(wall_scene(frame), capsule_motor(MotorSettings::default()), Point3::new(1.0, 0.0, 0.0));
+        let mut r = Runner::new(
+            wall_scene(frame),
+            capsule_motor(MotorSettings::default()),
+            Point3::new(1.0, 0.0, 0.0),
+        );
         r.settle(5);
         r.run(30, diagonal);
         for _ in 0..30 {
@@ -26,7 +30,11 @@ fn walking_into_a_wall_at_45_degrees_slides_along_it() {
             r.step(diagonal);
             let along = (r.feet_centre().z - z_before) / DT;
             // Only the into-wall half of the velocity is removed: 5 cos 45 m/s remains (2 %).
-            assert!((along.abs() / (speed * 0.5f32.sqrt()) - 1.0).abs() < 0.02, "{}: {along}", frame.name);
+            assert!(
+                (along.abs() / (speed * 0.5f32.sqrt()) - 1.0).abs() < 0.02,
+                "{}: {along}",
+                frame.name
+            );
             // The sphere nearest the face (the head, when a planet tilts the stack) is one
             // radius from it, no penetration (1 mm: pushback tolerance).
             assert_abs_diff_eq!(r.max_sphere_coord(0), 1.7, epsilon = 1e-3);
@@ -39,7 +47,11 @@ fn walking_into_a_wall_at_45_degrees_slides_along_it() {
 #[test]
 fn airborne_against_a_wall_falls_freely() {
     for frame in [Frame::world_up(), Frame::rotated()] {
-        let mut r = Runner::new(wall_scene(frame), capsule_motor(MotorSettings::default()), Point3::new(1.7, 3.0, 0.0));
+        let mut r = Runner::new(
+            wall_scene(frame),
+            capsule_motor(MotorSettings::default()),
+            Point3::new(1.7, 3.0, 0.0),
+        );
         let diagonal = Vec3::new(3.0, 0.0, -3.0);
         let start_y = r.feet_centre().y;
         let steps = 30;
@@ -48,10 +60,18 @@ fn airborne_against_a_wall_falls_freely() {
         // Pressing into the wall removes no vertical speed: v = g t and the drop is the
         // discrete sum of g dt² k (semi-implicit Euler), both within 1 %.
         let vy = r.local_velocity().y;
-        assert!((vy / (-G * t) - 1.0).abs() < 0.01, "{}: vy {vy}", frame.name);
+        assert!(
+            (vy / (-G * t) - 1.0).abs() < 0.01,
+            "{}: vy {vy}",
+            frame.name
+        );
         let drop = start_y - r.feet_centre().y;
         let expected = G * DT * DT * (steps * (steps + 1) / 2) as Real;
-        assert!((drop / expected - 1.0).abs() < 0.01, "{}: drop {drop} vs {expected}", frame.name);
+        assert!(
+            (drop / expected - 1.0).abs() < 0.01,
+            "{}: drop {drop} vs {expected}",
+            frame.name
+        );
         assert_eq!(r.report.ground, GroundState::Touching, "{}", frame.name);
         assert!(r.report.max_penetration < 1e-3);
     }
@@ -62,7 +82,11 @@ fn leaves_a_concave_corner_at_full_speed() {
     for frame in Frame::all() {
         let mut scene = wall_scene(frame);
         scene.add_box([-10.0, -0.5, -2.5], [2.5, 4.0, -2.0]);
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(0.0, 0.0, 0.0));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(0.0, 0.0, 0.0),
+        );
         r.settle(5);
         r.run(90, Vec3::new(4.0, 0.0, -4.0));
         // Wedged in the corner: the nearest sphere is one radius from each wall.
@@ -88,10 +112,18 @@ fn stops_without_jitter_in_a_narrowing_v_corridor() {
             let yaw = side * 15f32.to_radians();
             let rot = Quat::from_axis_angle(&Vec3::y_axis(), yaw);
             let inner = rot * Vec3::new(-1.0, 0.0, 0.0);
-            let centre = Point3::new(6.0, 1.5, 0.0) + inner * 3.0 + rot * Vec3::new(0.0, 0.0, side * 0.25);
-            scene.add(SharedShape::cuboid(3.0, 2.0, 0.25), Iso::from_parts(centre.coords.into(), rot));
+            let centre =
+                Point3::new(6.0, 1.5, 0.0) + inner * 3.0 + rot * Vec3::new(0.0, 0.0, side * 0.25);
+            scene.add(
+                SharedShape::cuboid(3.0, 2.0, 0.25),
+                Iso::from_parts(centre.coords.into(), rot),
+            );
         }
-        let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), Point3::new(0.0, 0.0, 0.3));
+        let mut r = Runner::new(
+            scene,
+            capsule_motor(MotorSettings::default()),
+            Point3::new(0.0, 0.0, 0.3),
+        );
         r.settle(5);
         r.run(120, Vec3::new(5.0, 0.0, 0.0));
         let rest_x = r.max_sphere_coord(0);
@@ -101,7 +133,12 @@ fn stops_without_jitter_in_a_narrowing_v_corridor() {
             let before = r.feet_centre();
             r.step(Vec3::new(5.0, 0.0, 0.0));
             max_move = max_move.max((r.feet_centre() - before).norm());
-            assert!(r.report.max_penetration < 1e-3, "{}: {}", frame.name, r.report.max_penetration);
+            assert!(
+                r.report.max_penetration < 1e-3,
+                "{}: {}",
+                frame.name,
+                r.report.max_penetration
+            );
         }
         // At rest where the corridor is one diameter wide: the foremost sphere (the head when a
         // planet leans the stack) at x = 6 - 0.3 / sin 15, on the centre line (1 mm).
@@ -109,6 +146,10 @@ fn stops_without_jitter_in_a_narrowing_v_corridor() {
         assert_abs_diff_eq!(rest_x, expected_x, epsilon = 1e-3);
         assert_abs_diff_eq!(rest_z, 0.0, epsilon = 1e-3);
         // No jitter: under 0.1 mm per step while pressing into the V for a second.
-        assert!(max_move < 1e-4, "{}: moved {max_move} m in one step", frame.name);
+        assert!(
+            max_move < 1e-4,
+            "{}: moved {max_move} m in one step",
+            frame.name
+        );
     }
 }

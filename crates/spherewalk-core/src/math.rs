@@ -30,6 +30,10 @@ pub fn is_finite_vec(v: &Vec3) -> bool {
 /// Any unit vector perpendicular to `axis` (deterministic).
 pub fn any_perpendicular(axis: &UnitVec3) -> UnitVec3 {
     let a = axis.into_inner();
-    let helper = if a.x.abs() < 0.6 { Vec3::x() } else { Vec3::y() };
+    let helper = if a.x.abs() < 0.6 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
     UnitVec3::new_normalize(a.cross(&helper))
 }

@@ -121,14 +121,34 @@ impl MotorSettings {
         use std::f32::consts::FRAC_PI_2;
         let non_neg = |v: Real| v >= 0.0;
         let pos = |v: Real| v > 0.0;
-        check("slope_limit", self.slope_limit, |v| (0.0..FRAC_PI_2).contains(&v), "0 <= x < pi/2")?;
+        check(
+            "slope_limit",
+            self.slope_limit,
+            |v| (0.0..FRAC_PI_2).contains(&v),
+            "0 <= x < pi/2",
+        )?;
         check("step_height", self.step_height, non_neg, ">= 0")?;
         check("min_step_depth", self.min_step_depth, non_neg, ">= 0")?;
-        check("ground_clamp_distance", self.ground_clamp_distance, non_neg, ">= 0")?;
+        check(
+            "ground_clamp_distance",
+            self.ground_clamp_distance,
+            non_neg,
+            ">= 0",
+        )?;
         check("skin_width", self.skin_width, pos, "> 0")?;
-        check("penetration_tolerance", self.penetration_tolerance, pos, "> 0")?;
+        check(
+            "penetration_tolerance",
+            self.penetration_tolerance,
+            pos,
+            "> 0",
+        )?;
         let frac = |v: Real| v > 0.0 && v <= 1.0;
-        check("max_substep_fraction", self.max_substep_fraction, frac, "0 < x <= 1")?;
+        check(
+            "max_substep_fraction",
+            self.max_substep_fraction,
+            frac,
+            "0 < x <= 1",
+        )?;
         check("max_speed", self.max_speed, pos, "> 0")?;
         check("max_dt", self.max_dt, pos, "> 0")?;
         check("up_turn_rate", self.up_turn_rate, pos, "> 0")?;

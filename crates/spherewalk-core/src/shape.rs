@@ -39,7 +39,9 @@ pub enum ShapeError {
         offset: Real,
     },
     /// Spheres are not listed feet first (offsets must strictly increase).
-    #[error("sphere {index} (offset {offset} m) is not above the sphere before it; list spheres feet first")]
+    #[error(
+        "sphere {index} (offset {offset} m) is not above the sphere before it; list spheres feet first"
+    )]
     OutOfOrder {
         /// Index of the misplaced sphere.
         index: usize,
@@ -55,7 +57,9 @@ pub enum ShapeError {
         gap: Real,
     },
     /// A capsule height is not finite or is shorter than its diameter.
-    #[error("capsule height {height} m is invalid for radius {radius} m (needs finite height >= 2 * radius)")]
+    #[error(
+        "capsule height {height} m is invalid for radius {radius} m (needs finite height >= 2 * radius)"
+    )]
     InvalidHeight {
         /// The rejected height (m).
         height: Real,

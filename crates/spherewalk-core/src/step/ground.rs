@@ -1,11 +1,11 @@
 //! Phase 3a: the ground probe under the feet sphere and the ground clamp.
 
 use super::StepContext;
-use crate::world::SurfacePoint;
+use super::pushback::{PushMode, max_penetration, pushback};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
-use super::pushback::{PushMode, max_penetration, pushback};
 use crate::report::{GroundHit, Hit};
+use crate::world::SurfacePoint;
 use crate::world::query::{cast_ray_among, cast_sphere_among};
 
 /// Contacts whose normal is more than this far from up (rad, 75 deg) are the side of the feet
@@ -33,15 +33,29 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
     let start = pose.centre_at(feet.offset_local + skin);
     let down = -up;
     let reach = skin + shrink + max_distance;
-    let (k, hit) = cast_sphere_among(ctx.world, ctx.prims, &start, feet.radius - shrink, &down, reach)?;
+    let (k, hit) = cast_sphere_among(
+        ctx.world,
+        ctx.prims,
+        &start,
+        feet.radius - shrink,
+        &down,
+        reach,
+    )?;
     if hit.normal.dot(&up) < MAX_SUPPORT_COS {
         return None;
     }
     // The smaller sphere found the surface; polish the distance for the true radius (exact for
     // edges too, where the shrink does not map one-to-one onto distance along the cast).
     let rough = (hit.distance, hit.point, hit.normal);
-    let (toi, point, normal) = ctx.world.refine_cast(&ctx.prims[k], &start, feet.radius, &down, rough);
-    let hit = crate::world::SphereCastHit { distance: toi, point, normal, ..hit };
+    let (toi, point, normal) =
+        ctx.world
+            .refine_cast(&ctx.prims[k], &start, feet.radius, &down, rough);
+    let hit = crate::world::SphereCastHit {
+        distance: toi,
+        point,
+        normal,
+        ..hit
+    };
     let surface_normal = surface_normal_at(ctx, &hit.point, &hit.normal, &up);
     let walkable = ctx
         .world
@@ -103,8 +117,17 @@ pub fn drop_to_ground(
     let feet = ctx.motor.stack.feet();
     let centre = pose.centre_at(feet.offset_local);
     let down = -up;
-    let ray = cast_ray_among(ctx.world, ctx.prims, &centre, &down, feet.radius + max_distance)?;
-    let walkable = ctx.world.get(ray.collider).is_some_and(|c| !c.flags.not_walkable);
+    let ray = cast_ray_among(
+        ctx.world,
+        ctx.prims,
+        &centre,
+        &down,
+        feet.radius + max_distance,
+    )?;
+    let walkable = ctx
+        .world
+        .get(ray.collider)
+        .is_some_and(|c| !c.flags.not_walkable);
     if !walkable || ray.normal.dot(&up) < ctx.cos_slope {
         return None;
     }
@@ -113,12 +136,22 @@ pub fn drop_to_ground(
     let dropped = candidate.position;
     let (contacts, hits) = scratch;
     let mut velocity = Vec3::zeros();
-    pushback(ctx, &mut candidate, &mut velocity, PushMode::Walls, contacts, hits);
+    pushback(
+        ctx,
+        &mut candidate,
+        &mut velocity,
+        PushMode::Walls,
+        contacts,
+        hits,
+    );
     hits.clear();
     let nudge = candidate.position - dropped;
     let settings = &ctx.motor.settings;
     let (tol, skin) = (settings.penetration_tolerance, settings.skin_width);
-    if nudge.norm() > 0.25 * feet.radius || nudge.dot(&up) > skin || max_penetration(ctx, &candidate) > tol {
+    if nudge.norm() > 0.25 * feet.radius
+        || nudge.dot(&up) > skin
+        || max_penetration(ctx, &candidate) > tol
+    {
         return None;
     }
     let hit = probe_ground(ctx, &candidate, ctx.motor.settings.skin_width)?;

@@ -91,7 +91,11 @@ impl Motor {
     }
 
     /// A context over `prims` for calling the phases directly.
-    pub fn context<'a>(&'a self, world: &'a CollisionWorld, prims: &'a [Primitive]) -> StepContext<'a> {
+    pub fn context<'a>(
+        &'a self,
+        world: &'a CollisionWorld,
+        prims: &'a [Primitive],
+    ) -> StepContext<'a> {
         StepContext {
             world,
             motor: self,
@@ -163,7 +167,14 @@ impl Motor {
         yaw(pose, input.intent.yaw_rate * dt);
         let mut velocity = state.velocity;
         if report.up_turned > 0.0 {
-            let s = pushback(ctx, pose, &mut velocity, PushMode::Free, &mut scratch.contacts, &mut report.hits);
+            let s = pushback(
+                ctx,
+                pose,
+                &mut velocity,
+                PushMode::Free,
+                &mut scratch.contacts,
+                &mut report.hits,
+            );
             report.pushback_iterations += s.iterations;
         }
         let up = pose.up();
@@ -172,15 +183,28 @@ impl Motor {
             _ => input.gravity,
         };
         let moving = MotorState { velocity, ..*state };
-        let (mut velocity, jumped) = movement_velocity(ctx, pose, &moving, &input.intent, &gravity, dt);
+        let (mut velocity, jumped) =
+            movement_velocity(ctx, pose, &moving, &input.intent, &gravity, dt);
         let speed = velocity.norm();
         if speed > settings.max_speed {
             velocity *= settings.max_speed / speed;
             report.flags.speed_clamped = true;
         }
         let start = *pose;
-        let mode = if was_grounded && !jumped { PushMode::Grounded } else { PushMode::Free };
-        let (substeps, moved) = move_substepped(ctx, pose, &mut velocity, dt, mode, &mut scratch.contacts, &mut report.hits);
+        let mode = if was_grounded && !jumped {
+            PushMode::Grounded
+        } else {
+            PushMode::Free
+        };
+        let (substeps, moved) = move_substepped(
+            ctx,
+            pose,
+            &mut velocity,
+            dt,
+            mode,
+            &mut scratch.contacts,
+            &mut report.hits,
+        );
         report.substeps = substeps;
         report.pushback_iterations += moved.iterations;
         report.jumped = jumped;
@@ -198,20 +222,34 @@ impl Motor {
         }
         scratch.trial_hits.clear();
         let clamp = was_grounded && !jumped;
-        let probe = if clamp { settings.ground_clamp_distance } else { settings.skin_width };
+        let probe = if clamp {
+            settings.ground_clamp_distance
+        } else {
+            settings.skin_width
+        };
         let mut hit = probe_ground(ctx, pose, probe.max(settings.skin_width));
         if clamp && !hit.is_some_and(|h| h.stable) {
             let before = pose.position;
             let drop_scratch = (&mut scratch.contacts, &mut scratch.trial_hits);
-            if let Some(found) = drop_to_ground(ctx, pose, settings.ground_clamp_distance, drop_scratch) {
+            if let Some(found) =
+                drop_to_ground(ctx, pose, settings.ground_clamp_distance, drop_scratch)
+            {
                 report.clamped_down = (before - pose.position).norm();
                 hit = Some(found);
             }
         }
-        let (ground, snapped) = self.settle(pose, &mut velocity, hit.as_ref(), clamp, jumped, report);
+        let (ground, snapped) =
+            self.settle(pose, &mut velocity, hit.as_ref(), clamp, jumped, report);
         if snapped > settings.penetration_tolerance {
             // Snapping along -up can press into a steep face beside the feet: resolve it.
-            let s = pushback(ctx, pose, &mut velocity, PushMode::Grounded, &mut scratch.contacts, &mut report.hits);
+            let s = pushback(
+                ctx,
+                pose,
+                &mut velocity,
+                PushMode::Grounded,
+                &mut scratch.contacts,
+                &mut report.hits,
+            );
             report.pushback_iterations += s.iterations;
         }
         let ground = match ground {
@@ -270,7 +308,11 @@ impl Motor {
         let speed = (state.velocity.norm() + input.gravity.norm() * input.dt)
             .max(input.intent.velocity.norm() + input.intent.jump_speed.max(0.0))
             .min(s.max_speed);
-        self.stack.height() + speed * input.dt + s.step_height + s.ground_clamp_distance + 2.0 * s.skin_width
+        self.stack.height()
+            + speed * input.dt
+            + s.step_height
+            + s.ground_clamp_distance
+            + 2.0 * s.skin_width
     }
 
     /// Applies the documented clamps to the per-step inputs; `None` when the step must not run.
@@ -314,6 +356,12 @@ impl Motor {
 }
 
 /// Sphere centres of `stack` at `pose` (world, m), feet first.
-pub fn sphere_centres<'a>(pose: &'a Pose, stack: &'a SphereStack) -> impl Iterator<Item = Point3> + 'a {
-    stack.spheres().iter().map(|s| pose.centre_at(s.offset_local))
+pub fn sphere_centres<'a>(
+    pose: &'a Pose,
+    stack: &'a SphereStack,
+) -> impl Iterator<Item = Point3> + 'a {
+    stack
+        .spheres()
+        .iter()
+        .map(|s| pose.centre_at(s.offset_local))
 }

@@ -2,11 +2,11 @@
 
 use super::StepContext;
 use super::pushback::{PushMode, PushbackSummary, pushback};
-use crate::world::SurfacePoint;
 use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::report::{GroundState, Hit};
 use crate::state::{MotorState, MoveIntent};
+use crate::world::SurfacePoint;
 
 /// The velocity (m/s, world) the character moves with this step.
 ///
@@ -45,7 +45,11 @@ pub fn movement_velocity(
         let delta = want - v_t;
         let max_change = ctx.motor.settings.air_acceleration * dt;
         let len = delta.norm();
-        v_t += if len > max_change { delta * (max_change / len) } else { delta };
+        v_t += if len > max_change {
+            delta * (max_change / len)
+        } else {
+            delta
+        };
     }
     if state.ground == GroundState::SteepGround
         && let Some(hit) = state.ground_hit

@@ -2,9 +2,9 @@
 
 use super::StepContext;
 use crate::math::{Point3, Real, UnitVec3, Vec3};
-use crate::world::SurfacePoint;
 use crate::pose::Pose;
 use crate::report::Hit;
+use crate::world::SurfacePoint;
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
 /// Below this horizontal length (of a unit normal) a contact is treated as flat and never
@@ -88,9 +88,16 @@ pub fn pushback(
                 let depth = r - sp.distance;
                 let walkable = prim.walkable && sp.contact_normal.dot(&up) >= ctx.cos_slope;
                 let feet_ground = index == 0 && walkable;
-                let (dir, dist, as_wall) = push_direction(&sp.contact_normal, depth, &up, mode, feet_ground, r);
+                let (dir, dist, as_wall) =
+                    push_direction(&sp.contact_normal, depth, &up, mode, feet_ground, r);
                 let steep = as_wall || !walkable;
-                constraints.push(Constraint { dir, dist, as_wall, steep, surface_normal: sp.surface_normal });
+                constraints.push(Constraint {
+                    dir,
+                    dist,
+                    as_wall,
+                    steep,
+                    surface_normal: sp.surface_normal,
+                });
                 hits.push(Hit {
                     collider: prim.collider,
                     sphere: index,
@@ -177,7 +184,10 @@ fn solve_active(cs: &[Constraint], active: &[usize]) -> Option<(Vec3, Vec<Real>)
             vec![l.x, l.y, l.z]
         }
     };
-    let d = lambdas.iter().enumerate().fold(Vec3::zeros(), |acc, (i, l)| acc + u(i) * *l);
+    let d = lambdas
+        .iter()
+        .enumerate()
+        .fold(Vec3::zeros(), |acc, (i, l)| acc + u(i) * *l);
     Some((d, lambdas))
 }
 
@@ -186,7 +196,13 @@ const SINGULAR: Real = 2e-3;
 
 /// Removes from `v` the parts pointing into the constraints: each in turn, then along the
 /// crease of two it still presses into, then to rest. Records the strongest wall in `summary`.
-fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3, mode: PushMode, summary: &mut PushbackSummary) {
+fn clip_velocity(
+    v: &mut Vec3,
+    cs: &[Constraint],
+    up: &UnitVec3,
+    mode: PushMode,
+    summary: &mut PushbackSummary,
+) {
     for c in cs {
         let removed = remove_velocity(v, &c.dir, up, mode, c.steep);
         if c.as_wall && removed > summary.blocked_speed {
@@ -194,16 +210,15 @@ fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3, mode: PushMode,
             summary.blocked_by = Some(c.surface_normal);
         }
     }
-    let pressing: Vec<&Constraint> = cs
-        .iter()
-        .filter(|c| !(mode == PushMode::Grounded && !c.steep) && v.dot(&c.dir) < -1e-6)
-        .collect();
-    if let [a, b, ..] = pressing.as_slice() {
+    // Walkable ground lifts rather than clips while walking, so it never presses.
+    let presses =
+        |c: &Constraint, v: &Vec3| (c.steep || mode != PushMode::Grounded) && v.dot(&c.dir) < -1e-6;
+    let mut pressing = cs.iter().filter(|c| presses(c, v));
+    if let (Some(a), Some(b)) = (pressing.next(), pressing.next()) {
         if let Some(crease) = UnitVec3::try_new(a.dir.cross(&b.dir), 1e-3) {
             *v = crease.into_inner() * v.dot(&crease);
         }
-        let still = cs.iter().any(|c| !(mode == PushMode::Grounded && !c.steep) && v.dot(&c.dir) < -1e-6);
-        if still {
+        if cs.iter().any(|c| presses(c, v)) {
             *v = Vec3::zeros();
         }
     }

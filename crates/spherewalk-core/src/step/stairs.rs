@@ -4,10 +4,10 @@ use super::StepContext;
 use super::ground::probe_ground;
 use super::movement::move_substepped;
 use super::pushback::PushMode;
-use crate::world::SurfacePoint;
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::report::Hit;
+use crate::world::SurfacePoint;
 use crate::world::query::{cast_ray_among, cast_sphere_among};
 
 /// Smallest rise (m) worth calling a step; lower obstacles are rolled over by pushback.
@@ -47,7 +47,15 @@ pub fn try_step_up(
     trial.position += up.into_inner() * lift;
     let mut velocity = displacement / dt;
     let (contacts, hits) = scratch;
-    move_substepped(ctx, &mut trial, &mut velocity, dt, PushMode::Walls, contacts, hits);
+    move_substepped(
+        ctx,
+        &mut trial,
+        &mut velocity,
+        dt,
+        PushMode::Walls,
+        contacts,
+        hits,
+    );
     let ground = probe_ground(ctx, &trial, lift)?;
     if !ground.stable {
         return None;
@@ -77,7 +85,9 @@ fn free_rise(ctx: &StepContext<'_>, pose: &Pose, height: Real) -> Option<Real> {
         let shrink = (0.5 * skin).min(0.5 * sphere.radius);
         let centre = pose.centre_at(sphere.offset_local);
         let radius = sphere.radius - shrink;
-        if let Some((_, hit)) = cast_sphere_among(ctx.world, ctx.prims, &centre, radius, &up, height + shrink) {
+        if let Some((_, hit)) =
+            cast_sphere_among(ctx.world, ctx.prims, &centre, radius, &up, height + shrink)
+        {
             rise = rise.min(hit.distance - shrink);
         }
     }
@@ -86,7 +96,12 @@ fn free_rise(ctx: &StepContext<'_>, pose: &Pose, height: Real) -> Option<Real> {
 
 /// True when the surface `min_step_depth` ahead of the landing contact is walkable and level
 /// with it (within what the slope limit allows over that depth).
-fn deep_enough(ctx: &StepContext<'_>, contact: &crate::math::Point3, dir: &UnitVec3, up: &UnitVec3) -> bool {
+fn deep_enough(
+    ctx: &StepContext<'_>,
+    contact: &crate::math::Point3,
+    dir: &UnitVec3,
+    up: &UnitVec3,
+) -> bool {
     let depth = ctx.motor.settings.min_step_depth;
     if depth <= 0.0 {
         return true;
@@ -97,7 +112,10 @@ fn deep_enough(ctx: &StepContext<'_>, contact: &crate::math::Point3, dir: &UnitV
     let down = -*up;
     match cast_ray_among(ctx.world, ctx.prims, &origin, &down, 2.0 * reach) {
         Some(hit) => {
-            let walkable = ctx.world.get(hit.collider).is_some_and(|c| !c.flags.not_walkable);
+            let walkable = ctx
+                .world
+                .get(hit.collider)
+                .is_some_and(|c| !c.flags.not_walkable);
             walkable && hit.normal.dot(up) >= ctx.cos_slope
         }
         None => false,

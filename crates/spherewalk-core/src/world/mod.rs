@@ -270,7 +270,11 @@ fn checked_aabb(desc: &ColliderDesc) -> Result<Aabb, WorldError> {
         });
     }
     let aabb = desc.shape.compute_aabb(&desc.pose);
-    let ok = aabb.mins.iter().chain(aabb.maxs.iter()).all(|c| c.is_finite());
+    let ok = aabb
+        .mins
+        .iter()
+        .chain(aabb.maxs.iter())
+        .all(|c| c.is_finite());
     if !ok {
         return Err(WorldError::NonFiniteShape {
             mins: aabb.mins.coords.into(),

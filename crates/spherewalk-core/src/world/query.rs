@@ -126,7 +126,12 @@ impl CollisionWorld {
     ) -> Option<(ColliderId, SurfacePoint)> {
         let mut ids = Vec::new();
         let mut prims = Vec::new();
-        self.gather_primitives(&sphere_box(query, max_distance), filter, &mut ids, &mut prims);
+        self.gather_primitives(
+            &sphere_box(query, max_distance),
+            filter,
+            &mut ids,
+            &mut prims,
+        );
         closest_among(self, &prims, query, max_distance)
     }
 
