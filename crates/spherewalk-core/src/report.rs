@@ -1,7 +1,7 @@
 //! What a motor step did: ground state, events, contacts and input flags.
 
 use crate::math::{Point3, Real, UnitVec3};
-use crate::world::{ColliderId, Primitive, SurfacePoint};
+use crate::world::{ColliderId, Primitive};
 
 /// Where the character stands after a step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -123,7 +123,7 @@ pub struct StepReport {
 pub(crate) struct Scratch {
     pub ids: Vec<ColliderId>,
     pub prims: Vec<Primitive>,
-    pub contacts: Vec<(usize, SurfacePoint)>,
+    pub contacts: crate::step::ContactBuffer,
     pub trial_hits: Vec<Hit>,
 }
 

@@ -1,11 +1,10 @@
 //! Phase 3a: the ground probe under the feet sphere and the ground clamp.
 
 use super::StepContext;
-use super::pushback::{PushMode, max_penetration, pushback};
+use super::pushback::{ContactBuffer, PushMode, max_penetration, pushback};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::report::{GroundHit, Hit};
-use crate::world::SurfacePoint;
 use crate::world::query::{cast_ray_among, cast_sphere_among};
 
 /// Contacts whose normal is more than this far from up (rad, 75 deg) are the side of the feet
@@ -111,7 +110,7 @@ pub fn drop_to_ground(
     ctx: &StepContext<'_>,
     pose: &mut Pose,
     max_distance: Real,
-    scratch: (&mut Vec<(usize, SurfacePoint)>, &mut Vec<Hit>),
+    scratch: (&mut ContactBuffer, &mut Vec<Hit>),
 ) -> Option<GroundHit> {
     let up = pose.up();
     let feet = ctx.motor.stack.feet();

@@ -7,7 +7,7 @@ mod stairs;
 
 pub use ground::{drop_to_ground, probe_ground, surface_normal_at};
 pub use movement::{move_substepped, movement_velocity};
-pub use pushback::{PushMode, PushbackSummary, max_penetration, pushback};
+pub use pushback::{ContactBuffer, PushMode, PushbackSummary, max_penetration, pushback};
 pub use stairs::{StepUp, try_step_up};
 
 use crate::frame::{target_up, turn_up, yaw};

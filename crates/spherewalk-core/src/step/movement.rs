@@ -1,12 +1,11 @@
 //! Phase 1: velocity from intent and gravity, and the substepped move.
 
 use super::StepContext;
-use super::pushback::{PushMode, PushbackSummary, pushback};
+use super::pushback::{ContactBuffer, PushMode, PushbackSummary, pushback};
 use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::report::{GroundState, Hit};
 use crate::state::{MotorState, MoveIntent};
-use crate::world::SurfacePoint;
 
 /// The velocity (m/s, world) the character moves with this step.
 ///
@@ -78,7 +77,7 @@ pub fn move_substepped(
     velocity: &mut Vec3,
     dt: Real,
     mode: PushMode,
-    contacts: &mut Vec<(usize, SurfacePoint)>,
+    contacts: &mut ContactBuffer,
     hits: &mut Vec<Hit>,
 ) -> (u32, PushbackSummary) {
     let settings = &ctx.motor.settings;

@@ -38,6 +38,13 @@ pub struct PushbackSummary {
     pub blocked_speed: Real,
 }
 
+/// Scratch space for [`pushback`]: reuse one across calls so no step allocates.
+#[derive(Clone, Debug, Default)]
+pub struct ContactBuffer {
+    contacts: Vec<(usize, SurfacePoint)>,
+    constraints: Vec<Constraint>,
+}
+
 /// One contact as the solver sees it: the stack must move by `d` with `d . dir >= dist`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Constraint {
@@ -68,14 +75,17 @@ pub fn pushback(
     pose: &mut Pose,
     velocity: &mut Vec3,
     mode: PushMode,
-    contacts: &mut Vec<(usize, SurfacePoint)>,
+    buffer: &mut ContactBuffer,
     hits: &mut Vec<Hit>,
 ) -> PushbackSummary {
     let settings = &ctx.motor.settings;
     let tol = settings.penetration_tolerance;
     let up = pose.up();
     let mut summary = PushbackSummary::default();
-    let mut constraints: Vec<Constraint> = Vec::new();
+    let ContactBuffer {
+        contacts,
+        constraints,
+    } = buffer;
     for _ in 0..settings.max_pushback_iterations {
         summary.iterations += 1;
         constraints.clear();
@@ -112,8 +122,8 @@ pub fn pushback(
             break;
         }
         summary.pushes += constraints.len() as u32;
-        pose.position += solve_push(&constraints, tol);
-        clip_velocity(velocity, &constraints, &up, mode, &mut summary);
+        pose.position += solve_push(constraints, tol);
+        clip_velocity(velocity, constraints, &up, mode, &mut summary);
     }
     summary
 }
@@ -121,7 +131,7 @@ pub fn pushback(
 /// The shortest displacement `d` (m, world) with `d . dir >= dist` for every constraint, by an
 /// active set of at most three constraints (exact for up to three independent planes).
 pub(crate) fn solve_push(cs: &[Constraint], tol: Real) -> Vec3 {
-    let mut active: Vec<usize> = Vec::with_capacity(4);
+    let mut active = ActiveSet::default();
     let mut d = Vec3::zeros();
     for _ in 0..2 * MAX_ACTIVE + 2 {
         let worst = cs
@@ -133,21 +143,19 @@ pub(crate) fn solve_push(cs: &[Constraint], tol: Real) -> Vec3 {
         let Some((j, _)) = worst else {
             break;
         };
-        if active.len() == MAX_ACTIVE {
+        if active.len == MAX_ACTIVE {
             active.remove(0);
         }
         active.push(j);
         d = loop {
-            match solve_active(cs, &active) {
-                Some((sol, lambdas)) => match lambdas.iter().position(|&l| l < 0.0) {
-                    Some(neg) if active.len() > 1 => {
-                        active.remove(neg);
-                    }
+            match solve_active(cs, active.as_slice()) {
+                Some((sol, lambdas)) => match lambdas[..active.len].iter().position(|&l| l < 0.0) {
+                    Some(neg) if active.len > 1 => active.remove(neg),
                     _ => break sol,
                 },
                 None => {
                     // Dependent directions: restart from the newest constraint alone.
-                    active.clear();
+                    active = ActiveSet::default();
                     active.push(j);
                 }
             }
@@ -159,21 +167,44 @@ pub(crate) fn solve_push(cs: &[Constraint], tol: Real) -> Vec3 {
 /// Maximum number of simultaneously active constraints (independent planes in 3D).
 const MAX_ACTIVE: usize = 3;
 
+/// Indices of the active constraints, without allocating.
+#[derive(Clone, Copy, Default)]
+struct ActiveSet {
+    items: [usize; MAX_ACTIVE],
+    len: usize,
+}
+
+impl ActiveSet {
+    fn push(&mut self, i: usize) {
+        self.items[self.len] = i;
+        self.len += 1;
+    }
+
+    fn remove(&mut self, at: usize) {
+        self.items.copy_within(at + 1..self.len, at);
+        self.len -= 1;
+    }
+
+    fn as_slice(&self) -> &[usize] {
+        &self.items[..self.len]
+    }
+}
+
 /// Minimum-norm `d` with `d . dir_i = dist_i` for the active constraints, and the multipliers
 /// (`d = sum lambda_i dir_i`); `None` when the directions are dependent.
-fn solve_active(cs: &[Constraint], active: &[usize]) -> Option<(Vec3, Vec<Real>)> {
+fn solve_active(cs: &[Constraint], active: &[usize]) -> Option<(Vec3, [Real; MAX_ACTIVE])> {
     use crate::math::na::{Matrix2, Matrix3, Vector2, Vector3};
     let u = |i: usize| cs[active[i]].dir;
     let b = |i: usize| cs[active[i]].dist;
-    let lambdas: Vec<Real> = match active.len() {
-        1 => vec![b(0)],
+    let lambdas = match active.len() {
+        1 => [b(0), 0.0, 0.0],
         2 => {
             let g = Matrix2::new(1.0, u(0).dot(&u(1)), u(1).dot(&u(0)), 1.0);
             if g.determinant().abs() < SINGULAR {
                 return None;
             }
             let l = g.try_inverse()? * Vector2::new(b(0), b(1));
-            vec![l.x, l.y]
+            [l.x, l.y, 0.0]
         }
         _ => {
             let g = Matrix3::from_fn(|r, c| u(r).dot(&u(c)));
@@ -181,13 +212,10 @@ fn solve_active(cs: &[Constraint], active: &[usize]) -> Option<(Vec3, Vec<Real>)
                 return None;
             }
             let l = g.try_inverse()? * Vector3::new(b(0), b(1), b(2));
-            vec![l.x, l.y, l.z]
+            [l.x, l.y, l.z]
         }
     };
-    let d = lambdas
-        .iter()
-        .enumerate()
-        .fold(Vec3::zeros(), |acc, (i, l)| acc + u(i) * *l);
+    let d = (0..active.len()).fold(Vec3::zeros(), |acc, i| acc + u(i) * lambdas[i]);
     Some((d, lambdas))
 }
 

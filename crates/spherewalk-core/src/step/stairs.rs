@@ -3,11 +3,10 @@
 use super::StepContext;
 use super::ground::probe_ground;
 use super::movement::move_substepped;
-use super::pushback::PushMode;
+use super::pushback::{ContactBuffer, PushMode};
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::report::Hit;
-use crate::world::SurfacePoint;
 use crate::world::query::{cast_ray_among, cast_sphere_among};
 
 /// Smallest rise (m) worth calling a step; lower obstacles are rolled over by pushback.
@@ -37,7 +36,7 @@ pub fn try_step_up(
     blocked: &Pose,
     displacement: &Vec3,
     dt: Real,
-    scratch: (&mut Vec<(usize, SurfacePoint)>, &mut Vec<Hit>),
+    scratch: (&mut ContactBuffer, &mut Vec<Hit>),
 ) -> Option<StepUp> {
     let settings = &ctx.motor.settings;
     let up = start.up();

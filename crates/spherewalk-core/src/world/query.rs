@@ -2,7 +2,7 @@
 
 use super::{ColliderId, CollisionWorld, Primitive, QueryFilter, SurfacePoint};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
-use parry3d::bounding_volume::Aabb;
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
 /// Result of [`CollisionWorld::cast_sphere`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,7 +71,11 @@ pub(crate) fn cast_sphere_among(
     max_distance: Real,
 ) -> Option<(usize, SphereCastHit)> {
     let mut best: Option<(usize, SphereCastHit)> = None;
+    let swept = swept_box(centre, dir, max_distance, radius);
     for (k, prim) in prims.iter().enumerate() {
+        if !prim.aabb.intersects(&swept) {
+            continue;
+        }
         let limit = best.map_or(max_distance, |(_, b)| b.distance);
         if let Some((distance, point, normal)) =
             world.primitive_cast_sphere(prim, centre, radius, dir, limit)
@@ -98,7 +102,11 @@ pub(crate) fn cast_ray_among(
     max_distance: Real,
 ) -> Option<RayHit> {
     let mut best: Option<RayHit> = None;
+    let swept = swept_box(origin, dir, max_distance, 0.0);
     for prim in prims {
+        if !prim.aabb.intersects(&swept) {
+            continue;
+        }
         let limit = best.map_or(max_distance, |b| b.distance);
         if let Some((distance, normal)) = world.primitive_cast_ray(prim, origin, dir, limit)
             && best.is_none_or(|b| distance < b.distance)
