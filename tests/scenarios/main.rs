@@ -1,12 +1,15 @@
 //! Scenario tests of the public API: one module per capability, one binary.
 
+mod bad_input;
 mod common;
 mod determinism;
 mod ground;
 mod planet;
 mod pushout;
 mod seams;
+mod shape;
 mod slopes;
 mod stairs;
 mod surface;
 mod walls;
+mod world_queries;

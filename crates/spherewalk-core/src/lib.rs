@@ -36,9 +36,9 @@ pub use settings::{MotorSettings, SettingsError, UpFrame};
 pub use shape::{ShapeError, SphereStack, StackSphere};
 pub use state::{MotorState, MoveIntent, StepInput};
 pub use step::{
-    ContactBuffer, Motor, PushMode, PushbackSummary, StepContext, StepUp, drop_to_ground,
-    max_penetration, move_substepped, movement_velocity, probe_ground, pushback, sphere_centres,
-    surface_normal_at, try_step_up,
+    ContactBuffer, MAX_GRAVITY, Motor, PushMode, PushbackSummary, StepContext, StepUp,
+    drop_to_ground, max_penetration, move_substepped, movement_velocity, probe_ground, pushback,
+    sphere_centres, surface_normal_at, try_step_up,
 };
 pub use world::{
     Collider, ColliderDesc, ColliderFlags, ColliderId, CollisionWorld, Primitive, PrimitiveShape,

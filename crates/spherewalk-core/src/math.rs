@@ -37,3 +37,20 @@ pub fn any_perpendicular(axis: &UnitVec3) -> UnitVec3 {
     };
     UnitVec3::new_normalize(a.cross(&helper))
 }
+
+/// `v` scaled down to length `max` when it is longer, and whether it was. Overflow-safe: a
+/// finite vector whose length does not fit in `f32` (components near `f32::MAX`) is clamped
+/// along its true direction instead of turning into infinity or NaN. `v` must be finite.
+pub fn clamp_length(v: &Vec3, max: Real) -> (Vec3, bool) {
+    let scale = v.amax();
+    if scale <= 0.0 || !scale.is_finite() {
+        return (*v, false);
+    }
+    // Components of `unit` lie in [-1, 1], so its length (1 to sqrt 3) cannot overflow.
+    let unit = v / scale;
+    let len = unit.norm();
+    if len * scale <= max {
+        return (*v, false);
+    }
+    (unit * (max / len), true)
+}

@@ -67,7 +67,10 @@ pub struct InputFlags {
     pub intent_off_plane: bool,
     /// Gravity held NaN or infinity and was treated as zero.
     pub gravity_invalid: bool,
-    /// The speed exceeded `max_speed` and was clamped to it.
+    /// Gravity was longer than [`crate::MAX_GRAVITY`] and was clamped to it.
+    pub gravity_clamped: bool,
+    /// A speed (the intent's, the jump's, the carried velocity's or the resulting one) exceeded
+    /// `max_speed` and was clamped to it.
     pub speed_clamped: bool,
     /// The pose or the motor state held NaN or infinity: the step did nothing.
     pub state_invalid: bool,
@@ -81,6 +84,7 @@ impl InputFlags {
             || self.intent_invalid
             || self.intent_off_plane
             || self.gravity_invalid
+            || self.gravity_clamped
             || self.speed_clamped
             || self.state_invalid
     }

@@ -11,7 +11,7 @@ pub use pushback::{ContactBuffer, PushMode, PushbackSummary, max_penetration, pu
 pub use stairs::{StepUp, try_step_up};
 
 use crate::frame::{target_up, turn_up, yaw};
-use crate::math::{Point3, Real, Vec3, is_finite_vec, project_on_plane};
+use crate::math::{Point3, Real, Vec3, clamp_length, is_finite_vec, project_on_plane};
 use crate::pose::Pose;
 use crate::report::{GroundHit, GroundState, StepReport};
 use crate::settings::{MotorSettings, SettingsError, UpFrame};
@@ -24,6 +24,8 @@ use parry3d::bounding_volume::Aabb;
 const SEPARATION_SPEED: Real = 1e-3;
 /// A move blocked by more than this speed (m/s) tries the step offset.
 const BLOCKED_SPEED: Real = 1e-3;
+/// Longest gravity vector a step accepts (m/s², about 10 000 g); longer ones are clamped.
+pub const MAX_GRAVITY: Real = 1e5;
 
 /// A character's validated shape and settings: what [`Motor::step`] needs besides the world and
 /// the per-step state.
@@ -185,11 +187,9 @@ impl Motor {
         let moving = MotorState { velocity, ..*state };
         let (mut velocity, jumped) =
             movement_velocity(ctx, pose, &moving, &input.intent, &gravity, dt);
-        let speed = velocity.norm();
-        if speed > settings.max_speed {
-            velocity *= settings.max_speed / speed;
-            report.flags.speed_clamped = true;
-        }
+        let (capped, fast) = clamp_length(&velocity, settings.max_speed);
+        velocity = capped;
+        report.flags.speed_clamped |= fast;
         let start = *pose;
         let mode = if was_grounded && !jumped {
             PushMode::Grounded
@@ -315,14 +315,16 @@ impl Motor {
             + 2.0 * s.skin_width
     }
 
-    /// Applies the documented clamps to the per-step inputs; `None` when the step must not run.
+    /// Applies the documented clamps to the per-step inputs and the carried velocity; `None`
+    /// when the step must not run.
     fn sanitize(
         &self,
         pose: &Pose,
-        state: &MotorState,
+        state: &mut MotorState,
         input: &StepInput,
         report: &mut StepReport,
     ) -> Option<StepInput> {
+        let settings = &self.settings;
         let flags = &mut report.flags;
         if !pose.is_finite() || !is_finite_vec(&state.velocity) {
             flags.state_invalid = true;
@@ -333,8 +335,8 @@ impl Motor {
             return None;
         }
         let mut clean = *input;
-        if clean.dt > self.settings.max_dt {
-            clean.dt = self.settings.max_dt;
+        if clean.dt > settings.max_dt {
+            clean.dt = settings.max_dt;
             flags.dt_clamped = true;
         }
         let i = &input.intent;
@@ -342,15 +344,25 @@ impl Motor {
             clean.intent = MoveIntent::default();
             flags.intent_invalid = true;
         }
+        // Lengths are clamped before any dot product, so huge finite inputs cannot overflow.
+        let (velocity, intent_fast) = clamp_length(&clean.intent.velocity, settings.max_speed);
+        let (carried, carried_fast) = clamp_length(&state.velocity, settings.max_speed);
+        clean.intent.velocity = velocity;
+        state.velocity = carried;
+        let jump = clean.intent.jump_speed.clamp(0.0, settings.max_speed);
+        flags.speed_clamped = intent_fast || carried_fast || jump < clean.intent.jump_speed;
+        clean.intent.jump_speed = jump;
         let along_up = clean.intent.velocity.dot(&pose.up());
         if along_up.abs() > 1e-3 * clean.intent.velocity.norm().max(1.0) {
             flags.intent_off_plane = true;
         }
-        clean.intent.jump_speed = clean.intent.jump_speed.max(0.0);
         if !is_finite_vec(&clean.gravity) {
             clean.gravity = Vec3::zeros();
             flags.gravity_invalid = true;
         }
+        let (gravity, strong) = clamp_length(&clean.gravity, MAX_GRAVITY);
+        clean.gravity = gravity;
+        flags.gravity_clamped = strong;
         Some(clean)
     }
 }

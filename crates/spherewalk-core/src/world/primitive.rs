@@ -13,6 +13,9 @@ const DEGENERATE: Real = 1e-7;
 const WHOLE: u32 = u32::MAX;
 /// Newton steps polishing a sphere-cast hit.
 const REFINE_STEPS: usize = 3;
+/// How far (m per metre of coordinate magnitude) a point behind a face may lie outside the
+/// face's prism and still count as under it: f32 rounding on a shared edge, no more.
+const PRISM_SLACK: Real = 1e-5;
 /// Below this approach cosine a cast is grazing and the GJK result is kept as is.
 const GRAZING: Real = 0.05;
 
@@ -375,7 +378,19 @@ fn triangle_closest(
         }
         TriRegion::Boundary => {
             if height < 0.0 {
-                return None;
+                // Behind the plane: inside only when the point lies on the prism's side (right
+                // under a shared edge, where each neighbour's closest point is on its boundary).
+                let in_plane = query - normal.into_inner() * height;
+                let slack = PRISM_SLACK * query.coords.amax().max(1.0);
+                if height < -max_distance || (point - in_plane).norm() > slack {
+                    return None;
+                }
+                return Some(SurfacePoint {
+                    point: in_plane,
+                    contact_normal: *normal,
+                    surface_normal: *normal,
+                    distance: height,
+                });
             }
             let offset = query - point;
             let distance = offset.norm();
