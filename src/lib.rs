@@ -11,4 +11,6 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod scene;
+
 pub use spherewalk_core::*;

@@ -3,6 +3,7 @@
 mod bad_input;
 mod common;
 mod determinism;
+mod generate;
 mod ground;
 mod planet;
 mod pushout;

@@ -1,0 +1,577 @@
+//! Geometry generators for scene files: stairs, ramps, box grids, planets, heightfields and
+//! triangle meshes from Wavefront OBJ text.
+//!
+//! Every generator builds its scenery in a **generator-local frame**: +Y up, floor level at
+//! y = 0 unless its doc says otherwise, lengths in metres and angles in radians. The caller
+//! places the whole group with one pose (see [`Part::collider`]). Generators validate their
+//! parameters and return a typed error instead of panicking; the same parameters (and seed)
+//! always give the same parts.
+
+use spherewalk_core::na::DMatrix;
+use spherewalk_core::parry3d::shape::{ConvexPolyhedron, SharedShape, TriMeshBuilderError};
+use spherewalk_core::{ColliderDesc, Iso, Point3, Quat, Real, Vec3};
+use thiserror::Error;
+
+/// Most parts one generator may return (stair steps, box-grid cubes, planet ball plus rocks).
+pub const MAX_PARTS: u64 = 1_000_000;
+
+/// Most cells along one side of a generated heightfield (so at most 1024 x 1024 cells).
+pub const MAX_HEIGHTFIELD_CELLS: u32 = 1024;
+
+/// Largest length a generator accepts (m).
+///
+/// NOTE: `f32` resolves coordinates near 10^6 m only to 0.0625 m, far coarser than any
+/// character's skin width, so larger scenery would be meaningless rather than merely big.
+pub const MAX_LENGTH: Real = 1.0e6;
+
+/// One collider shape with its pose in the generator's local frame (m, rad).
+#[derive(Clone)]
+pub struct Part {
+    /// The parry shape, in the part's own frame.
+    pub shape: SharedShape,
+    /// Pose of the shape in the generator-local frame (m, rad).
+    pub pose: Iso,
+}
+
+impl Part {
+    /// This part as a static collider once the whole group is placed at `group`, the world
+    /// pose of the generator-local frame (m, rad): the collider's world pose is
+    /// `group * self.pose`.
+    pub fn collider(&self, group: &Iso) -> ColliderDesc {
+        ColliderDesc::new(self.shape.clone()).pose(group * self.pose)
+    }
+}
+
+/// Why a generator refused its parameters; each variant carries the parameter's name and the
+/// bad value.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum GenerateError {
+    /// A length (m) is NaN, infinite, zero, negative or above [`MAX_LENGTH`].
+    #[error("`{field}` must be a finite length in (0, {max}] m, got {value}", max = MAX_LENGTH)]
+    BadLength {
+        /// The parameter's name.
+        field: &'static str,
+        /// The rejected value (m).
+        value: Real,
+    },
+    /// A height amplitude (m) is NaN, infinite, negative or above [`MAX_LENGTH`].
+    #[error("`{field}` must be a finite height in [0, {max}] m, got {value}", max = MAX_LENGTH)]
+    BadAmplitude {
+        /// The parameter's name.
+        field: &'static str,
+        /// The rejected value (m).
+        value: Real,
+    },
+    /// An angle (rad) is NaN, infinite, or outside the open interval (0, pi/2).
+    #[error("`{field}` must be an angle strictly between 0 and pi/2 rad, got {value}")]
+    BadAngle {
+        /// The parameter's name.
+        field: &'static str,
+        /// The rejected value (rad).
+        value: Real,
+    },
+    /// A count is outside `min..=max` (zero steps, or more parts or cells than allowed).
+    #[error("`{field}` = {value} is outside {min}..={max}")]
+    BadCount {
+        /// The parameter's name (or a product of parameters, e.g. `nx * nz`).
+        field: &'static str,
+        /// The rejected count.
+        value: u64,
+        /// Smallest accepted count.
+        min: u64,
+        /// Largest accepted count.
+        max: u64,
+    },
+}
+
+fn check_length(field: &'static str, value: Real) -> Result<Real, GenerateError> {
+    if value.is_finite() && value > 0.0 && value <= MAX_LENGTH {
+        Ok(value)
+    } else {
+        Err(GenerateError::BadLength { field, value })
+    }
+}
+
+fn check_count(field: &'static str, value: u64, min: u64, max: u64) -> Result<(), GenerateError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(GenerateError::BadCount {
+            field,
+            value,
+            min,
+            max,
+        })
+    }
+}
+
+/// An axis-aligned solid box spanning `min..max` (generator-local, m).
+fn box_part(min: Point3, max: Point3) -> Part {
+    let half = (max - min) * 0.5;
+    let centre = min + half;
+    Part {
+        shape: SharedShape::cuboid(half.x, half.y, half.z),
+        pose: Iso::translation(centre.x, centre.y, centre.z),
+    }
+}
+
+/// A straight staircase of `steps` solid boxes climbing along local +X from x = 0.
+///
+/// Step `k` (0-based) spans x from `tread * k` to `tread * steps` (every box reaches the back
+/// of the flight), y from 0 to `rise * (k + 1)`, and z from `-width / 2` to `width / 2`. So
+/// the walkable top of step `k` is the strip `tread * k <= x <= tread * (k + 1)` at height
+/// `rise * (k + 1)`. Lengths in metres, generator-local frame (+Y up, floor at y = 0).
+///
+/// # Errors
+/// [`GenerateError::BadCount`] when `steps` is 0 or above [`MAX_PARTS`];
+/// [`GenerateError::BadLength`] when `rise`, `tread` or `width` is not a finite length in
+/// (0, [`MAX_LENGTH`]].
+pub fn stairs(
+    steps: u32,
+    rise: Real,
+    tread: Real,
+    width: Real,
+) -> Result<Vec<Part>, GenerateError> {
+    check_count("steps", u64::from(steps), 1, MAX_PARTS)?;
+    check_length("rise", rise)?;
+    check_length("tread", tread)?;
+    let half_width = check_length("width", width)? * 0.5;
+    let back = tread * steps as Real;
+    Ok((0..steps)
+        .map(|k| {
+            let front = tread * k as Real;
+            let top = rise * (k + 1) as Real;
+            box_part(
+                Point3::new(front, 0.0, -half_width),
+                Point3::new(back, top, half_width),
+            )
+        })
+        .collect())
+}
+
+/// A ramp: one solid box whose top face rises along local +X at `angle` (rad) from the
+/// origin.
+///
+/// The top face's low edge lies on the z axis (x = 0, y = 0, z from `-width / 2` to
+/// `width / 2`), so it meets a floor at y = 0 with no lip; the face runs `length` metres up
+/// the slope, so its top edge is at x = `length * cos(angle)`, y = `length * sin(angle)`.
+/// The box is `thickness` metres deep below that face, and may reach below the floor.
+/// Generator-local frame, +Y up.
+///
+/// # Errors
+/// [`GenerateError::BadAngle`] when `angle` is not strictly between 0 and pi/2;
+/// [`GenerateError::BadLength`] when `length`, `width` or `thickness` is not a finite length
+/// in (0, [`MAX_LENGTH`]].
+pub fn ramp(
+    angle: Real,
+    length: Real,
+    width: Real,
+    thickness: Real,
+) -> Result<Vec<Part>, GenerateError> {
+    if !(angle.is_finite() && angle > 0.0 && angle < std::f32::consts::FRAC_PI_2) {
+        return Err(GenerateError::BadAngle {
+            field: "angle",
+            value: angle,
+        });
+    }
+    let half_length = check_length("length", length)? * 0.5;
+    let half_width = check_length("width", width)? * 0.5;
+    let half_thickness = check_length("thickness", thickness)? * 0.5;
+    let rotation = Quat::from_axis_angle(&Vec3::z_axis(), angle);
+    // The top face's low edge is (-half_length, +half_thickness) in the box frame; placing it
+    // at the origin puts the centre at rotation * (half_length, -half_thickness).
+    let centre = rotation * Vec3::new(half_length, -half_thickness, 0.0);
+    Ok(vec![Part {
+        shape: SharedShape::cuboid(half_length, half_thickness, half_width),
+        pose: Iso::from_parts(centre.into(), rotation),
+    }])
+}
+
+/// A floor of `nx * nz` edge-to-edge cubes of edge `size` (m), tops at y = 0, covering x in
+/// `[0, nx * size]` and z in `[0, nz * size]` (generator-local frame, +Y up). Cube `(i, j)`
+/// spans x in `[i * size, (i + 1) * size]` and z in `[j * size, (j + 1) * size]`; parts are
+/// listed with `j` varying fastest. The cubes share one shape. This is the seam test floor:
+/// every interior edge is a seam between coplanar faces.
+///
+/// # Errors
+/// [`GenerateError::BadCount`] when `nx` or `nz` is 0 or `nx * nz` is above [`MAX_PARTS`];
+/// [`GenerateError::BadLength`] when `size` is not a finite length in (0, [`MAX_LENGTH`]].
+pub fn box_grid(nx: u32, nz: u32, size: Real) -> Result<Vec<Part>, GenerateError> {
+    check_count("nx", u64::from(nx), 1, MAX_PARTS)?;
+    check_count("nz", u64::from(nz), 1, MAX_PARTS)?;
+    check_count("nx * nz", u64::from(nx) * u64::from(nz), 1, MAX_PARTS)?;
+    let half = check_length("size", size)? * 0.5;
+    let cube = SharedShape::cuboid(half, half, half);
+    let mut parts = Vec::with_capacity(nx as usize * nz as usize);
+    for i in 0..nx {
+        for j in 0..nz {
+            let x = (i as Real + 0.5) * size;
+            let z = (j as Real + 0.5) * size;
+            parts.push(Part {
+                shape: cube.clone(),
+                pose: Iso::translation(x, -half, z),
+            });
+        }
+    }
+    Ok(parts)
+}
+
+/// A SplitMix64 generator: tiny, fast and fully determined by its seed.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`, from the top 53 bits.
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in `[lo, hi)`.
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+}
+
+/// A ball of `radius` (m) centred on the local origin, then `rocks` small convex rocks
+/// half-buried in its surface at pseudo-random places chosen by `seed`.
+///
+/// Part 0 is the ball; parts 1.. are the rocks. Each rock is the convex hull of 8 jittered
+/// points within `rock_size / 2` of its centre, and its centre lies on the ball's surface,
+/// so every rock point is within `rock_size / 2` (m) of the surface. Rock places are
+/// uniform over the sphere and each rock is spun about the local normal. `rocks = 0` gives
+/// the bare ball. The same arguments always give identical parts. Generator-local frame
+/// (centred on the planet, not on a floor).
+///
+/// # Errors
+/// [`GenerateError::BadLength`] when `radius` or `rock_size` is not a finite length in
+/// (0, [`MAX_LENGTH`]]; [`GenerateError::BadCount`] when `rocks + 1` parts would exceed
+/// [`MAX_PARTS`].
+pub fn planet(
+    radius: Real,
+    rocks: u32,
+    rock_size: Real,
+    seed: u64,
+) -> Result<Vec<Part>, GenerateError> {
+    check_length("radius", radius)?;
+    check_count("rocks", u64::from(rocks), 0, MAX_PARTS - 1)?;
+    let half_rock = check_length("rock_size", rock_size)? * 0.5;
+    let mut rng = SplitMix64(seed);
+    let mut parts = Vec::with_capacity(rocks as usize + 1);
+    parts.push(Part {
+        shape: SharedShape::ball(radius),
+        pose: Iso::identity(),
+    });
+    for _ in 0..rocks {
+        parts.push(rock(&mut rng, radius, half_rock));
+    }
+    Ok(parts)
+}
+
+/// One rock of half-size `half_rock` (m) centred on a random point of the sphere of `radius`.
+fn rock(rng: &mut SplitMix64, radius: Real, half_rock: Real) -> Part {
+    // Uniform direction: uniform height on the axis, uniform azimuth (Archimedes).
+    let y = rng.range(-1.0, 1.0);
+    let azimuth = rng.range(0.0, std::f64::consts::TAU);
+    let ring = (1.0 - y * y).max(0.0).sqrt();
+    let up = Vec3::new(
+        (ring * azimuth.cos()) as Real,
+        y as Real,
+        (ring * azimuth.sin()) as Real,
+    );
+    let spin = Quat::from_axis_angle(
+        &Vec3::y_axis(),
+        rng.range(0.0, std::f64::consts::TAU) as Real,
+    );
+    // NOTE: `rotation_between` has no unique answer for the exact south pole; any half turn
+    // about a horizontal axis maps +Y there.
+    let tilt = Quat::rotation_between(&Vec3::y(), &up)
+        .unwrap_or_else(|| Quat::from_axis_angle(&Vec3::x_axis(), std::f32::consts::PI));
+    let shape = rock_shape(rng, half_rock);
+    Part {
+        shape,
+        pose: Iso::from_parts((up * radius).into(), tilt * spin),
+    }
+}
+
+/// A convex rock within `half_rock` (m) of its origin: the hull of the 8 cube corners, each
+/// jittered and pulled inside the unit ball, then scaled. The hull is computed at unit scale
+/// (well conditioned whatever `half_rock` is) and scaled afterwards.
+fn rock_shape(rng: &mut SplitMix64, half_rock: Real) -> SharedShape {
+    let mut points = Vec::with_capacity(8);
+    for corner in 0..8u32 {
+        let sign = |bit: u32| if corner & bit == 0 { -1.0 } else { 1.0 };
+        // Jitter below 1 keeps each point in its own octant, so the hull always has volume.
+        let p = Vec3::new(
+            (sign(1) + rng.range(-0.4, 0.4)) as Real,
+            (sign(2) + rng.range(-0.4, 0.4)) as Real,
+            (sign(4) + rng.range(-0.4, 0.4)) as Real,
+        );
+        let reach = rng.range(0.6, 1.0) as Real;
+        points.push(Point3::from(p.normalize() * reach));
+    }
+    ConvexPolyhedron::from_convex_hull(&points)
+        .and_then(|hull| hull.scaled(&Vec3::repeat(half_rock)))
+        .map(SharedShape::new)
+        // NOTE: unreachable for the points above; a cube keeps the generator total anyway.
+        .unwrap_or_else(|| SharedShape::cuboid(half_rock * 0.5, half_rock * 0.5, half_rock * 0.5))
+}
+
+/// The seed-chosen waves of [`heightfield`]: `(weight, direction angle, phase)`; the weights
+/// sum to 1, so the sum of the waves lies in [-1, 1].
+fn waves(seed: u64) -> [(f64, f64, f64); 3] {
+    let mut rng = SplitMix64(seed);
+    let tau = std::f64::consts::TAU;
+    let mut wave = |weight: f64| (weight, rng.range(0.0, tau), rng.range(0.0, tau));
+    [wave(0.5), wave(0.3), wave(0.2)]
+}
+
+/// A square heightfield of `cells` x `cells` cells over `size` x `size` metres centred on the
+/// local origin (x and z in `[-size / 2, size / 2]`), one part at the identity pose.
+///
+/// The height at (x, z) is `amplitude` times a weighted sum of three plane sine waves whose
+/// directions and phases are chosen by `seed`; wave `i` (0-based) has wavelength
+/// `size / (i + 1)` and the weights sum to 1, so every height lies in
+/// `[-amplitude, amplitude]` (m). `amplitude = 0` gives a flat field at y = 0. Samples sit at
+/// parry's grid points: row `i` at z = `(-0.5 + i / cells) * size`, column `j` at
+/// x = `(-0.5 + j / cells) * size`. Heightfields are one-sided: their front faces +Y.
+///
+/// # Errors
+/// [`GenerateError::BadCount`] when `cells` is 0 or above [`MAX_HEIGHTFIELD_CELLS`];
+/// [`GenerateError::BadLength`] for a bad `size`; [`GenerateError::BadAmplitude`] when
+/// `amplitude` is NaN, infinite, negative or above [`MAX_LENGTH`].
+pub fn heightfield(
+    cells: u32,
+    size: Real,
+    amplitude: Real,
+    seed: u64,
+) -> Result<Vec<Part>, GenerateError> {
+    check_count(
+        "cells",
+        u64::from(cells),
+        1,
+        u64::from(MAX_HEIGHTFIELD_CELLS),
+    )?;
+    check_length("size", size)?;
+    if !(amplitude.is_finite() && (0.0..=MAX_LENGTH).contains(&amplitude)) {
+        return Err(GenerateError::BadAmplitude {
+            field: "amplitude",
+            value: amplitude,
+        });
+    }
+    let waves = waves(seed);
+    let samples = cells as usize + 1;
+    let (size64, amplitude64) = (f64::from(size), f64::from(amplitude));
+    let at = |index: usize| (-0.5 + index as f64 / f64::from(cells)) * size64;
+    let heights = DMatrix::from_fn(samples, samples, |row, column| {
+        let (x, z) = (at(column), at(row));
+        let sum: f64 = waves
+            .iter()
+            .enumerate()
+            .map(|(i, &(weight, direction, phase))| {
+                let wavenumber = std::f64::consts::TAU * (i + 1) as f64 / size64;
+                let along = x * direction.cos() + z * direction.sin();
+                weight * (wavenumber * along + phase).sin()
+            })
+            .sum();
+        // Rounding to f32 is monotone, so |height| <= amplitude survives the cast.
+        (amplitude64 * sum.clamp(-1.0, 1.0)) as Real
+    });
+    Ok(vec![Part {
+        shape: SharedShape::heightfield(heights, Vec3::new(size, 1.0, size)),
+        pose: Iso::identity(),
+    }])
+}
+
+/// Why [`trimesh_from_obj`] refused its text. Line numbers are 1-based.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum ObjError {
+    /// A vertex coordinate or face index is not a finite number, or a vertex has fewer than 3
+    /// coordinates. `text` is the offending token, or the whole line when one is missing.
+    #[error("line {line}: bad number `{text}`")]
+    BadNumber {
+        /// 1-based line number.
+        line: usize,
+        /// The offending text.
+        text: String,
+    },
+    /// A face index is zero or refers to a vertex not defined before this line (`count`
+    /// vertices were).
+    #[error("line {line}: vertex index `{text}` is zero or out of range ({count} vertices so far)")]
+    BadIndex {
+        /// 1-based line number.
+        line: usize,
+        /// The offending index token.
+        text: String,
+        /// Number of vertices defined before the face.
+        count: usize,
+    },
+    /// A face lists fewer than 3 vertices.
+    #[error("line {line}: face `{text}` has fewer than 3 vertices")]
+    ShortFace {
+        /// 1-based line number.
+        line: usize,
+        /// The face line.
+        text: String,
+    },
+    /// The text has no face line at all.
+    #[error("no faces in {lines} lines")]
+    NoFaces {
+        /// Number of lines read (the last line's number).
+        lines: usize,
+    },
+    /// Every triangle has zero area; `line` and `text` give the first face.
+    #[error("line {line}: every triangle is degenerate (zero area), first face `{text}`")]
+    AllDegenerate {
+        /// 1-based line number of the first face.
+        line: usize,
+        /// The first face line.
+        text: String,
+    },
+    /// parry refused the mesh (not expected after the checks above).
+    #[error("parry refused the mesh: {0}")]
+    Mesh(TriMeshBuilderError),
+}
+
+/// Vertices and triangles read so far by [`trimesh_from_obj`].
+#[derive(Default)]
+struct ObjMesh {
+    vertices: Vec<Point3>,
+    triangles: Vec<[u32; 3]>,
+    /// Line number and text of the first face, for [`ObjError::AllDegenerate`].
+    first_face: Option<(usize, String)>,
+}
+
+/// Parses Wavefront OBJ text into a parry triangle mesh, in the OBJ file's own frame and
+/// units (metres, as written).
+///
+/// Reads `v x y z` vertices (a 4th or further value is ignored) and `f` faces: triangles, and
+/// polygons `f a b c d ...` triangulated as a fan around their first vertex. Face entries may
+/// be `a`, `a/t`, `a//n` or `a/t/n` (only `a` is used); negative indices count back from the
+/// last vertex defined so far (`-1` is the latest). Comments (`#` to the end of the line),
+/// blank lines, `vn`, `vt`, `o`, `g`, `s`, `usemtl`, `mtllib` and any other statement are
+/// ignored. Triangles of zero area are skipped. The winding is kept: the counter-clockwise
+/// side is the front, the only side a one-sided trimesh query hits.
+///
+/// # Errors
+/// [`ObjError`] with the 1-based line number and offending text for a bad number, a zero or
+/// out-of-range index, or a face with fewer than 3 vertices; [`ObjError::NoFaces`] when there
+/// is no face and [`ObjError::AllDegenerate`] when every triangle has zero area.
+pub fn trimesh_from_obj(text: &str) -> Result<SharedShape, ObjError> {
+    let mut mesh = ObjMesh::default();
+    let mut lines = 0;
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        lines = line;
+        let content = raw.split_once('#').map_or(raw, |(before, _)| before);
+        let mut tokens = content.split_whitespace();
+        match tokens.next() {
+            Some("v") => mesh.vertex(line, content, tokens)?,
+            Some("f") => mesh.face(line, content, tokens)?,
+            _ => {}
+        }
+    }
+    if mesh.triangles.is_empty() {
+        return Err(match mesh.first_face {
+            None => ObjError::NoFaces { lines },
+            Some((line, text)) => ObjError::AllDegenerate { line, text },
+        });
+    }
+    SharedShape::trimesh(mesh.vertices, mesh.triangles).map_err(ObjError::Mesh)
+}
+
+impl ObjMesh {
+    /// Reads the coordinates of a `v` line.
+    fn vertex<'a>(
+        &mut self,
+        line: usize,
+        content: &str,
+        mut tokens: impl Iterator<Item = &'a str>,
+    ) -> Result<(), ObjError> {
+        let mut xyz = [0.0; 3];
+        for slot in &mut xyz {
+            let token = tokens.next().ok_or_else(|| ObjError::BadNumber {
+                line,
+                text: content.trim().to_owned(),
+            })?;
+            *slot = token
+                .parse::<Real>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| ObjError::BadNumber {
+                    line,
+                    text: token.to_owned(),
+                })?;
+        }
+        self.vertices.push(Point3::from(xyz));
+        Ok(())
+    }
+
+    /// Reads an `f` line and appends its fan triangles, skipping zero-area ones.
+    fn face<'a>(
+        &mut self,
+        line: usize,
+        content: &str,
+        tokens: impl Iterator<Item = &'a str>,
+    ) -> Result<(), ObjError> {
+        let corners = tokens
+            .map(|token| self.resolve(line, token))
+            .collect::<Result<Vec<u32>, ObjError>>()?;
+        if corners.len() < 3 {
+            return Err(ObjError::ShortFace {
+                line,
+                text: content.trim().to_owned(),
+            });
+        }
+        if self.first_face.is_none() {
+            self.first_face = Some((line, content.trim().to_owned()));
+        }
+        for pair in corners[1..].windows(2) {
+            let triangle = [corners[0], pair[0], pair[1]];
+            if !self.is_degenerate(triangle) {
+                self.triangles.push(triangle);
+            }
+        }
+        Ok(())
+    }
+
+    /// The 0-based vertex index of one face entry (`a`, `a/t`, `a//n` or `a/t/n`).
+    fn resolve(&self, line: usize, token: &str) -> Result<u32, ObjError> {
+        let position = token.split('/').next().unwrap_or(token);
+        let index: i64 = position.parse().map_err(|_| ObjError::BadNumber {
+            line,
+            text: token.to_owned(),
+        })?;
+        let count = self.vertices.len();
+        let resolved = match index {
+            1.. => Some(index - 1),
+            ..=-1 => i64::try_from(count).ok().map(|n| n + index),
+            0 => None,
+        };
+        resolved
+            .filter(|&i| usize::try_from(i).is_ok_and(|i| i < count))
+            .and_then(|i| u32::try_from(i).ok())
+            .ok_or_else(|| ObjError::BadIndex {
+                line,
+                text: token.to_owned(),
+                count,
+            })
+    }
+
+    /// True when the triangle has zero area up to `f32` rounding: the sine of its angle at
+    /// the first corner is below `f32::EPSILON` (or an edge has zero length). Computed in
+    /// `f64`, so huge or tiny finite coordinates neither overflow nor underflow.
+    fn is_degenerate(&self, [a, b, c]: [u32; 3]) -> bool {
+        let at = |i: u32| self.vertices[i as usize].coords.cast::<f64>();
+        let (e1, e2) = (at(b) - at(a), at(c) - at(a));
+        let bound = f64::from(f32::EPSILON) * e1.norm() * e2.norm();
+        // f32 coordinates are finite and far from f64 overflow, so nothing here is NaN.
+        e1.cross(&e2).norm() <= bound
+    }
+}
