@@ -1,16 +1,36 @@
 //! # spherewalk
 //!
-//! Kinematic character movement in any gravity. This package re-exports the controller core
-//! ([`spherewalk_core`]); the hecs runtime, scenes and traces build on it.
+//! Kinematic character movement in any gravity. The controller itself is
+//! [`spherewalk_core`] (re-exported here); this package adds the runtime on hecs:
 //!
-//! See the README for a walkthrough; its example runs as a doctest.
+//! - [`components`] and [`input`]: data-only components (characters, platforms, inputs);
+//! - [`systems`]: plain functions run in a fixed order by [`Sim::step`];
+//! - [`Sim`]: the hecs world, the collision world and the fixed-step clock ([`FixedStep`],
+//!   interpolated render poses), with gravity fields, platforms, character-vs-character
+//!   collision and [`Event`]s;
+//! - [`scene`]: the geometry generators scene files use.
+//!
+//! See the README for a walkthrough; its examples run as doctests.
 
 #![forbid(unsafe_code)]
+
+pub mod components;
+mod events;
+pub mod input;
+pub mod scene;
+mod schedule;
+mod sim;
+pub mod systems;
+
+pub use events::{Event, EventKind, collect_events};
+pub use schedule::{FixedStep, ScheduleError};
+pub use sim::{CHARACTER_LAYER, CharacterDesc, Input, Sim, SpawnError, interpolate};
+
+/// The hecs ECS the runtime is built on (re-exported so games use the same version).
+pub use hecs;
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
-
-pub mod scene;
 
 pub use spherewalk_core::*;

@@ -1187,3 +1187,23 @@ fn set_pose_with_nan_is_refused_and_keeps_the_old_pose() {
     let (_, sp) = closest(&world, Point3::new(1.0, 4.0, 3.0), 5.0).expect("still there");
     assert_abs_diff_eq!(sp.distance, 1.5, epsilon = EXACT);
 }
+
+#[test]
+fn regression_a_ray_along_a_heightfield_grid_line_hits_it() {
+    // A vertical ray at x = 0 lies exactly on the field's middle grid line: its zero-width
+    // box overlapped no cell and the ray missed the field.
+    let mut world = CollisionWorld::new();
+    insert(&mut world, ColliderDesc::new(flat_field(0.5)));
+    for origin in [
+        Point3::new(0.0, 3.0, 1.3),
+        Point3::new(0.0, 3.0, 0.0),
+        Point3::new(2.0, 3.0, 0.0),
+    ] {
+        let down = -Vec3::y_axis();
+        let hit = world
+            .cast_ray(&origin, &down, 10.0, &QueryFilter::default())
+            .expect("on the grid line");
+        // 2.5 m down to the surface at y = 0.5 (1e-5 m: one f32 ray-triangle solve).
+        assert_abs_diff_eq!(hit.distance, 2.5, epsilon = 1e-5);
+    }
+}

@@ -18,6 +18,7 @@
 #![forbid(unsafe_code)]
 
 mod frame;
+mod gravity;
 pub mod math;
 mod pose;
 mod report;
@@ -28,6 +29,7 @@ mod step;
 mod world;
 
 pub use frame::{target_up, turn_up, yaw};
+pub use gravity::{GravityError, GravityField, GravityFields, Pull, Volume};
 pub use math::{Iso, Point3, Quat, Real, UnitVec3, Vec3, na};
 pub use parry3d;
 pub use pose::Pose;

@@ -32,14 +32,9 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
     let start = pose.centre_at(feet.offset_local + skin);
     let down = -up;
     let reach = skin + shrink + max_distance;
-    let (k, hit) = cast_sphere_among(
-        ctx.world,
-        ctx.prims,
-        &start,
-        feet.radius - shrink,
-        &down,
-        reach,
-    )?;
+    let radius = feet.radius - shrink;
+    let (k, hit) = cast_sphere_among(ctx.world, ctx.prims, &start, radius, &down, reach)
+        .or_else(|| support_below(ctx, &start, radius, &up, reach))?;
     if hit.normal.dot(&up) < MAX_SUPPORT_COS {
         return None;
     }
@@ -70,6 +65,42 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         stable: walkable && cos >= ctx.cos_slope,
         distance: hit.distance - skin,
     })
+}
+
+/// Fallback for a sphere cast that found nothing (GJK can miss a resting contact on curved
+/// solids such as cylinders): the closest point below the sphere within `reach` (m), its
+/// distance along -`up` estimated from the contact plane. [`CollisionWorld::refine_cast`]
+/// then makes it exact.
+///
+/// [`CollisionWorld::refine_cast`]: crate::CollisionWorld
+fn support_below(
+    ctx: &StepContext<'_>,
+    centre: &Point3,
+    radius: Real,
+    up: &UnitVec3,
+    reach: Real,
+) -> Option<(usize, crate::world::SphereCastHit)> {
+    let mut best: Option<(usize, crate::world::SphereCastHit)> = None;
+    for (k, prim) in ctx.prims.iter().enumerate() {
+        let Some(sp) = ctx.world.primitive_closest(prim, centre, radius + reach) else {
+            continue;
+        };
+        let facing = sp.contact_normal.dot(up);
+        if facing < MAX_SUPPORT_COS || sp.distance < radius {
+            continue;
+        }
+        let distance = (sp.distance - radius) / facing;
+        if distance <= reach && best.is_none_or(|(_, b)| distance < b.distance) {
+            let hit = crate::world::SphereCastHit {
+                collider: prim.collider,
+                distance,
+                point: sp.point,
+                normal: sp.contact_normal,
+            };
+            best = Some((k, hit));
+        }
+    }
+    best
 }
 
 /// The face normal under a ground contact: for an edge contact, the most level of the faces

@@ -8,7 +8,7 @@ pub use query::{RayHit, SphereCastHit};
 
 use crate::math::{Iso, Real, Vec3, is_finite_vec};
 use parry3d::bounding_volume::Aabb;
-use parry3d::partitioning::Bvh;
+use parry3d::partitioning::{Bvh, BvhWorkspace};
 use parry3d::shape::SharedShape;
 use thiserror::Error;
 
@@ -163,6 +163,7 @@ pub enum WorldError {
 pub struct CollisionWorld {
     colliders: Vec<Collider>,
     bvh: Bvh,
+    workspace: BvhWorkspace,
 }
 
 impl CollisionWorld {
@@ -198,17 +199,86 @@ impl CollisionWorld {
     /// [`WorldError::UnknownCollider`] for a bad id, [`WorldError::NonFinitePose`] for a pose
     /// holding NaN or infinity.
     pub fn set_pose(&mut self, id: ColliderId, pose: Iso) -> Result<(), WorldError> {
+        let aabb = self.moved_aabb(id, &pose)?;
+        if let Some(collider) = self.colliders.get_mut(id.0 as usize) {
+            collider.pose = pose;
+            collider.aabb = aabb;
+            self.bvh.insert(aabb, id.0);
+        }
+        Ok(())
+    }
+
+    /// The world box of collider `id` if it moved to `pose`, after checking both.
+    fn moved_aabb(&self, id: ColliderId, pose: &Iso) -> Result<Aabb, WorldError> {
+        let collider = self.get(id).ok_or(WorldError::UnknownCollider(id))?;
+        let mut desc = ColliderDesc::new(collider.shape.clone()).pose(*pose);
+        desc.linear_velocity = collider.linear_velocity;
+        desc.angular_velocity = collider.angular_velocity;
+        checked_aabb(&desc)
+    }
+
+    /// Moves many colliders at once (characters' bodies, platforms) and refits the BVH once,
+    /// which keeps the tree tight; cheaper than [`Self::set_pose`] for each. Every pose is
+    /// checked before anything moves.
+    ///
+    /// # Errors
+    /// As [`Self::set_pose`], for the first bad entry; nothing is moved then.
+    pub fn set_poses(&mut self, moves: &[(ColliderId, Iso)]) -> Result<(), WorldError> {
+        let boxes = moves
+            .iter()
+            .map(|(id, pose)| self.moved_aabb(*id, pose))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (&(id, pose), aabb) in moves.iter().zip(boxes) {
+            if let Some(collider) = self.colliders.get_mut(id.0 as usize) {
+                collider.pose = pose;
+                collider.aabb = aabb;
+                self.bvh.insert_or_update_partially(aabb, id.0, 0.0);
+            }
+        }
+        self.bvh.refit(&mut self.workspace);
+        Ok(())
+    }
+
+    /// Replaces a collider's shape, keeping its pose (e.g. a crouching character's body).
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownCollider`] for a bad id, [`WorldError::NonFiniteShape`] for a
+    /// shape whose bounds are not finite.
+    pub fn set_shape(&mut self, id: ColliderId, shape: SharedShape) -> Result<(), WorldError> {
         let collider = self
             .colliders
             .get_mut(id.0 as usize)
             .ok_or(WorldError::UnknownCollider(id))?;
-        let mut desc = ColliderDesc::new(collider.shape.clone()).pose(pose);
-        desc.linear_velocity = collider.linear_velocity;
-        desc.angular_velocity = collider.angular_velocity;
-        let aabb = checked_aabb(&desc)?;
-        collider.pose = pose;
+        let aabb = checked_aabb(&ColliderDesc::new(shape.clone()).pose(collider.pose))?;
+        collider.shape = shape;
         collider.aabb = aabb;
         self.bvh.insert(aabb, id.0);
+        Ok(())
+    }
+
+    /// Sets a collider's kinematic velocities (m/s and rad/s, world).
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownCollider`] for a bad id, [`WorldError::NonFinitePose`] when a
+    /// velocity holds NaN or infinity.
+    pub fn set_velocity(
+        &mut self,
+        id: ColliderId,
+        linear: Vec3,
+        angular: Vec3,
+    ) -> Result<(), WorldError> {
+        let collider = self
+            .colliders
+            .get_mut(id.0 as usize)
+            .ok_or(WorldError::UnknownCollider(id))?;
+        if !(is_finite_vec(&linear) && is_finite_vec(&angular)) {
+            let t = collider.pose.translation.vector;
+            return Err(WorldError::NonFinitePose {
+                translation: [t.x, t.y, t.z],
+            });
+        }
+        collider.linear_velocity = linear;
+        collider.angular_velocity = angular;
         Ok(())
     }
 

@@ -30,6 +30,9 @@ pub struct RayHit {
     pub normal: UnitVec3,
 }
 
+/// Half-width (m) given to a ray's bounding box (see [`swept_box`]).
+const RAY_BOX_MARGIN: Real = 1e-4;
+
 fn sphere_box(centre: &Point3, radius: Real) -> Aabb {
     let r = Vec3::repeat(radius);
     Aabb::new(centre - r, centre + r)
@@ -37,7 +40,9 @@ fn sphere_box(centre: &Point3, radius: Real) -> Aabb {
 
 fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: Real) -> Aabb {
     let end = start + dir.into_inner() * distance;
-    let r = Vec3::repeat(radius);
+    // A ray's box gets a little width: a zero-width box lying exactly on a heightfield's grid
+    // line overlaps no cell in parry's lookup, and the ray would miss the field.
+    let r = Vec3::repeat(radius.max(RAY_BOX_MARGIN));
     Aabb::new(start.inf(&end) - r, start.sup(&end) + r)
 }
 

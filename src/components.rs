@@ -1,0 +1,128 @@
+//! hecs components of the runtime: data only. The core's [`Pose`],
+//! [`MotorState`](spherewalk_core::MotorState) and [`MoveIntent`](spherewalk_core::MoveIntent)
+//! are used as components as they are; the systems in [`crate::systems`] read and write them.
+
+use spherewalk_core::{
+    ColliderId, Iso, Motor, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3,
+};
+
+/// A character's validated shape and motor settings (the core's [`Motor`]).
+#[derive(Clone, Debug)]
+pub struct Character {
+    /// Shape, settings and collision filter. Its filter excludes the character's own [`Body`].
+    pub motor: Motor,
+}
+
+/// The pose before the last fixed step: render poses interpolate from it to [`Pose`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PreviousPose(pub Pose);
+
+/// A character's name: traces and the CLI summary use it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name(pub String);
+
+/// The character's own collider in the shared [`spherewalk_core::CollisionWorld`]: a compound
+/// of its spheres that the other characters collide with (never walkable, so nobody stands on
+/// a head). Moved to the character's pose at the start of every step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Body(pub ColliderId);
+
+/// Everything the last step did (ground, events, contacts, flags): the core's [`StepReport`].
+#[derive(Clone, Debug, Default)]
+pub struct LastStep(pub StepReport);
+
+/// Crouching: the standing and crouched stacks, what the input wants and what is in effect.
+///
+/// Crouching takes effect at once; standing up waits until the standing stack fits (no sphere
+/// would start inside anything), so a character under a low ceiling stays crouched.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stance {
+    /// The stack when standing (character-local).
+    pub standing: SphereStack,
+    /// The stack when crouched (character-local).
+    pub crouched: SphereStack,
+    /// What the input asks for this step.
+    pub want_crouch: bool,
+    /// What is in effect.
+    pub crouching: bool,
+}
+
+impl Stance {
+    /// A stance that crouches `standing` to `crouched`, standing at first.
+    pub fn new(standing: SphereStack, crouched: SphereStack) -> Self {
+        Self {
+            standing,
+            crouched,
+            want_crouch: false,
+            crouching: false,
+        }
+    }
+}
+
+/// How a kinematic platform moves (world frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlatformMotion {
+    /// Spins about the axis through its starting position at `rate` (rad/s, right-handed).
+    Rotate {
+        /// Rotation axis (world, unit).
+        axis: UnitVec3,
+        /// Angular speed (rad/s).
+        rate: Real,
+    },
+    /// Moves back and forth between its start and start + `offset` (m, world), sinusoidally,
+    /// once per `period` (s).
+    Oscillate {
+        /// The far end, relative to the start (m, world).
+        offset: Vec3,
+        /// Duration of one back-and-forth (s, > 0).
+        period: Real,
+    },
+}
+
+/// A kinematic platform: a collider moved by [`crate::systems::move_platforms`] that carries
+/// the characters standing on it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Platform {
+    /// The collider moved.
+    pub collider: ColliderId,
+    /// How it moves.
+    pub motion: PlatformMotion,
+    /// Its pose at time 0 (world).
+    pub start: Iso,
+    /// Time since the start (s).
+    pub time: f64,
+    /// Its motion over the last step: new pose times old pose inverse (world).
+    pub delta: Iso,
+}
+
+impl Platform {
+    /// A platform on `collider`, starting at `start` (world).
+    pub fn new(collider: ColliderId, motion: PlatformMotion, start: Iso) -> Self {
+        Self {
+            collider,
+            motion,
+            start,
+            time: 0.0,
+            delta: Iso::identity(),
+        }
+    }
+
+    /// The pose (world) at `time` seconds after the start.
+    pub fn pose_at(&self, time: f64) -> Iso {
+        match self.motion {
+            PlatformMotion::Rotate { axis, rate } => {
+                // f64 time keeps long runs exact; the angle wraps before going to f32.
+                let angle = (time * f64::from(rate)).rem_euclid(std::f64::consts::TAU) as Real;
+                let spin = spherewalk_core::Quat::from_axis_angle(&axis, angle);
+                Iso::from_parts(self.start.translation, spin * self.start.rotation)
+            }
+            PlatformMotion::Oscillate { offset, period } => {
+                let phase = (time / f64::from(period)).rem_euclid(1.0) * std::f64::consts::TAU;
+                let k = (0.5 - 0.5 * phase.cos()) as Real;
+                let mut pose = self.start;
+                pose.translation.vector += offset * k;
+                pose
+            }
+        }
+    }
+}

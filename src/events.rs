@@ -1,0 +1,77 @@
+//! Events of a step, as data: landed, left ground, jumped, stepped up, hit.
+
+use hecs::{Entity, World};
+use spherewalk_core::{ColliderId, Point3, Real, UnitVec3};
+
+use crate::components::LastStep;
+
+/// What happened to a character during a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EventKind {
+    /// Became stably grounded after not being so.
+    Landed,
+    /// Stopped being stably grounded (walked off, jumped, slid onto steep ground).
+    LeftGround,
+    /// Jumped this step.
+    Jumped,
+    /// Climbed a step by `height` (m, along up).
+    SteppedUp {
+        /// Height climbed (m).
+        height: Real,
+    },
+    /// Touched a collider other than the ground it stands on (first contact of the step with
+    /// that collider).
+    Hit {
+        /// The collider touched.
+        collider: ColliderId,
+        /// Contact point on the collider (world, m).
+        point: Point3,
+        /// Contact normal, from the collider toward the character (world).
+        normal: UnitVec3,
+    },
+}
+
+/// One event of one character.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Event {
+    /// The character.
+    pub entity: Entity,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// Appends the events of every character's last step to `out`, ordered by entity id, then
+/// landed / left ground / jumped / stepped up / hits in contact order.
+pub fn collect_events(world: &World, out: &mut Vec<Event>) {
+    let start = out.len();
+    for (entity, last) in world.query::<(Entity, &LastStep)>().iter() {
+        let r = &last.0;
+        let mut push = |kind| out.push(Event { entity, kind });
+        if r.landed {
+            push(EventKind::Landed);
+        }
+        if r.left_ground {
+            push(EventKind::LeftGround);
+        }
+        if r.jumped {
+            push(EventKind::Jumped);
+        }
+        if r.stepped_up > 0.0 {
+            push(EventKind::SteppedUp {
+                height: r.stepped_up,
+            });
+        }
+        let ground = r.ground_hit.map(|g| g.collider);
+        for (k, hit) in r.hits.iter().enumerate() {
+            let seen = r.hits[..k].iter().any(|h| h.collider == hit.collider);
+            if Some(hit.collider) != ground && !seen {
+                push(EventKind::Hit {
+                    collider: hit.collider,
+                    point: hit.point,
+                    normal: hit.contact_normal,
+                });
+            }
+        }
+    }
+    out[start..].sort_by_key(|e| e.entity.id());
+}

@@ -1,0 +1,159 @@
+//! Input components: where a character's [`spherewalk_core::MoveIntent`] comes from. A
+//! character carries one of [`PlayerInput`], [`Wander`] or [`Script`]; the systems in
+//! [`crate::systems`] turn it into the intent, so every character uses the same motor.
+
+use serde::{Deserialize, Serialize};
+use spherewalk_core::{Quat, Real};
+
+/// Player controls, written by the game (the demo) each frame and read at the next step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayerInput {
+    /// Stick or WASD: x = right, y = forward, each in [-1, 1] (relative to the camera).
+    pub axes: [Real; 2],
+    /// Jump held.
+    pub jump: bool,
+    /// Crouch held.
+    pub crouch: bool,
+    /// Camera orientation (world): its local -Z is where "forward" points, projected onto the
+    /// character's ground plane.
+    pub camera: Quat,
+    /// Walking speed at full stick (m/s).
+    pub speed: Real,
+    /// Jump launch speed (m/s).
+    pub jump_speed: Real,
+}
+
+impl Default for PlayerInput {
+    fn default() -> Self {
+        Self {
+            axes: [0.0, 0.0],
+            jump: false,
+            crouch: false,
+            camera: Quat::identity(),
+            speed: 5.0,
+            jump_speed: 5.0,
+        }
+    }
+}
+
+/// Wandering AI: walks forward at `speed`, turning at a rate that changes every 1 to 3 s, and
+/// turns away harder for a while after bumping into something. Deterministic: its own random
+/// sequence comes from `seed`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wander {
+    /// Walking speed (m/s).
+    pub speed: Real,
+    /// Largest turn rate (rad/s).
+    pub max_turn_rate: Real,
+    pub(crate) rng: u64,
+    pub(crate) turn_rate: Real,
+    pub(crate) timer: Real,
+}
+
+impl Wander {
+    /// A wanderer walking at `speed` (m/s), turning at most `max_turn_rate` (rad/s), with its
+    /// random sequence seeded by `seed`.
+    pub fn new(speed: Real, max_turn_rate: Real, seed: u64) -> Self {
+        Self {
+            speed,
+            max_turn_rate,
+            rng: seed,
+            turn_rate: 0.0,
+            timer: 0.0,
+        }
+    }
+
+    /// The next number of the wanderer's own sequence, uniform in [0, 1) (SplitMix64).
+    pub(crate) fn next_unit(&mut self) -> Real {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        // The top 24 bits fill an f32 mantissa exactly.
+        (z >> 40) as Real / (1u64 << 24) as Real
+    }
+}
+
+/// One scripted command. Durations in seconds, speeds in m/s, angles in degrees (scene files
+/// are written by hand).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Command {
+    /// Walk at `forward` m/s along the heading and `right` m/s to its right for `seconds`,
+    /// crouched when `crouch`.
+    Walk {
+        /// Speed along the heading (m/s).
+        forward: Real,
+        /// Speed to the right (m/s).
+        #[serde(default)]
+        right: Real,
+        /// Duration (s).
+        seconds: Real,
+        /// Crouch while walking.
+        #[serde(default)]
+        crouch: bool,
+    },
+    /// Turn left by `degrees` (negative: right) evenly over `seconds`, standing.
+    Turn {
+        /// Angle (degrees, positive = left).
+        degrees: Real,
+        /// Duration (s).
+        seconds: Real,
+    },
+    /// Jump at `speed` m/s (one step), then continue.
+    Jump {
+        /// Launch speed along up (m/s).
+        speed: Real,
+    },
+    /// Stand still for `seconds`.
+    Wait {
+        /// Duration (s).
+        seconds: Real,
+    },
+    /// Crouch (standing still) for `seconds`, then ask to stand up.
+    Crouch {
+        /// Duration (s).
+        seconds: Real,
+    },
+}
+
+impl Command {
+    /// How long the command lasts (s); a jump lasts one step.
+    pub fn seconds(&self) -> Real {
+        match *self {
+            Command::Walk { seconds, .. }
+            | Command::Turn { seconds, .. }
+            | Command::Wait { seconds }
+            | Command::Crouch { seconds } => seconds,
+            Command::Jump { .. } => 0.0,
+        }
+    }
+}
+
+/// A script of timed commands, run in order (and from the start again when `looping`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Script {
+    /// The commands.
+    pub commands: Vec<Command>,
+    /// Start over after the last command.
+    pub looping: bool,
+    pub(crate) index: usize,
+    pub(crate) elapsed: Real,
+}
+
+impl Script {
+    /// A script running `commands` once (or forever when `looping`).
+    pub fn new(commands: Vec<Command>, looping: bool) -> Self {
+        Self {
+            commands,
+            looping,
+            index: 0,
+            elapsed: 0.0,
+        }
+    }
+
+    /// The command running now, if the script has not finished.
+    pub fn current(&self) -> Option<&Command> {
+        self.commands.get(self.index)
+    }
+}

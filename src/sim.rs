@@ -1,0 +1,284 @@
+//! [`Sim`]: the hecs world, the collision world and the fixed-step clock, stepped by the
+//! systems in a fixed order.
+
+use crate::components::{
+    Body, Character, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
+};
+use crate::events::{Event, collect_events};
+use crate::input::{PlayerInput, Script, Wander};
+use crate::schedule::{FixedStep, ScheduleError};
+use crate::systems;
+use hecs::{Entity, World};
+use spherewalk_core::{
+    ColliderDesc, CollisionWorld, GravityError, GravityField, Motor, MotorSettings, MotorState,
+    MoveIntent, Pose, QueryFilter, Real, SettingsError, SphereStack, WorldError,
+};
+use thiserror::Error;
+
+/// Layer bit of characters' body colliders: a [`QueryFilter`] without it ignores characters.
+pub const CHARACTER_LAYER: u32 = 1 << 31;
+
+/// Where a character's intent comes from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Input {
+    /// Nothing: the intent stays as the game writes it.
+    #[default]
+    None,
+    /// Player controls (written by the game each frame).
+    Player(PlayerInput),
+    /// Wandering AI.
+    Wander(Wander),
+    /// A script of timed commands.
+    Script(Script),
+}
+
+/// Everything needed to spawn a character.
+#[derive(Clone, Debug)]
+pub struct CharacterDesc {
+    /// Name used by traces (need not be unique).
+    pub name: String,
+    /// Standing shape (character-local).
+    pub stack: SphereStack,
+    /// Crouched shape, if the character can crouch.
+    pub crouched: Option<SphereStack>,
+    /// Motor settings (validated on spawn).
+    pub settings: MotorSettings,
+    /// Starting pose (world).
+    pub pose: Pose,
+    /// Where the intent comes from.
+    pub input: Input,
+    /// Whether the other characters collide with this one (a body collider on
+    /// [`CHARACTER_LAYER`]).
+    pub solid: bool,
+}
+
+impl CharacterDesc {
+    /// A solid character named `name` with `stack` and default settings at `pose`, no input.
+    pub fn new(name: impl Into<String>, stack: SphereStack, pose: Pose) -> Self {
+        Self {
+            name: name.into(),
+            stack,
+            crouched: None,
+            settings: MotorSettings::default(),
+            pose,
+            input: Input::None,
+            solid: true,
+        }
+    }
+}
+
+/// Why something could not be added to a [`Sim`].
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SpawnError {
+    /// The motor settings are out of range.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// The collision world refused a collider (a body or a platform).
+    #[error(transparent)]
+    World(#[from] WorldError),
+    /// A gravity field is out of range.
+    #[error(transparent)]
+    Gravity(#[from] GravityError),
+    /// The starting pose holds NaN or infinity.
+    #[error("character {name:?} has a non-finite starting pose")]
+    NonFinitePose {
+        /// The character's name.
+        name: String,
+    },
+    /// A platform's motion is out of range (non-finite numbers, period <= 0).
+    #[error("platform motion is out of range: {0:?}")]
+    BadMotion(PlatformMotion),
+}
+
+/// The runtime: a hecs world of characters, platforms and gravity fields, the collision world
+/// they move through, and the fixed-step clock.
+///
+/// [`Sim::step`] runs one fixed step of every system in a fixed order (see
+/// [`crate::systems`]); [`Sim::advance`] runs as many as a frame's time calls for.
+pub struct Sim {
+    /// Characters, platforms and gravity fields (components in [`crate::components`]).
+    pub world: World,
+    /// The static and kinematic geometry, including the characters' bodies.
+    pub collision: CollisionWorld,
+    /// Step characters on rayon's pool (feature `parallel`); results are identical either way.
+    pub parallel: bool,
+    clock: FixedStep,
+    steps: u64,
+    events: Vec<Event>,
+}
+
+impl Sim {
+    /// A runtime over `collision` stepping every `dt` seconds.
+    ///
+    /// # Errors
+    /// [`ScheduleError::BadStep`] unless `0 < dt <= 1`.
+    pub fn new(collision: CollisionWorld, dt: Real) -> Result<Self, ScheduleError> {
+        Ok(Self {
+            world: World::new(),
+            collision,
+            parallel: cfg!(feature = "parallel"),
+            clock: FixedStep::new(dt)?,
+            steps: 0,
+            events: Vec::new(),
+        })
+    }
+
+    /// The fixed step (s).
+    pub fn dt(&self) -> Real {
+        self.clock.dt()
+    }
+
+    /// Fixed steps run so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Simulated time (s): steps times the fixed step.
+    pub fn time(&self) -> f64 {
+        self.steps as f64 * f64::from(self.clock.dt())
+    }
+
+    /// The events of the last step, ordered by entity.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Adds a gravity field entity.
+    ///
+    /// # Errors
+    /// [`SpawnError::Gravity`] when the field is out of range.
+    pub fn add_gravity(&mut self, field: GravityField) -> Result<Entity, SpawnError> {
+        field.validate()?;
+        Ok(self.world.spawn((field,)))
+    }
+
+    /// Adds a kinematic platform: inserts its collider and moves it by `motion` each step.
+    ///
+    /// # Errors
+    /// [`SpawnError::World`] when the collider is refused, [`SpawnError::BadMotion`] for a
+    /// motion with non-finite numbers or a period <= 0.
+    pub fn add_platform(
+        &mut self,
+        desc: ColliderDesc,
+        motion: PlatformMotion,
+    ) -> Result<Entity, SpawnError> {
+        let ok = match motion {
+            PlatformMotion::Rotate { axis, rate } => {
+                rate.is_finite() && axis.iter().all(|c| c.is_finite())
+            }
+            PlatformMotion::Oscillate { offset, period } => {
+                period.is_finite() && period > 0.0 && offset.iter().all(|c| c.is_finite())
+            }
+        };
+        if !ok {
+            return Err(SpawnError::BadMotion(motion));
+        }
+        let start = desc.pose;
+        let collider = self.collision.insert(desc)?;
+        Ok(self.world.spawn((Platform::new(collider, motion, start),)))
+    }
+
+    /// Spawns a character: validates its settings, inserts its body collider (when solid) and
+    /// adds its components.
+    ///
+    /// # Errors
+    /// [`SpawnError::Settings`] for bad settings, [`SpawnError::NonFinitePose`] for a bad pose,
+    /// [`SpawnError::World`] when the body collider is refused.
+    pub fn spawn_character(&mut self, desc: CharacterDesc) -> Result<Entity, SpawnError> {
+        let mut motor = Motor::new(desc.stack.clone(), desc.settings)?;
+        if !desc.pose.is_finite() {
+            return Err(SpawnError::NonFinitePose { name: desc.name });
+        }
+        let body = if desc.solid {
+            let shape = systems::body_shape(&desc.stack);
+            let collider = ColliderDesc::new(shape)
+                .pose(systems::body_pose(&desc.pose))
+                .layers(CHARACTER_LAYER)
+                .not_walkable();
+            let id = self.collision.insert(collider)?;
+            motor = motor.with_filter(QueryFilter {
+                exclude: Some(id),
+                ..QueryFilter::default()
+            });
+            Some(Body(id))
+        } else {
+            None
+        };
+        let mut builder = hecs::EntityBuilder::new();
+        builder.add_bundle((
+            Character { motor },
+            desc.pose,
+            PreviousPose(desc.pose),
+            MotorState::default(),
+            MoveIntent::default(),
+            LastStep::default(),
+            Name(desc.name),
+        ));
+        if let Some(body) = body {
+            builder.add(body);
+        }
+        if let Some(crouched) = desc.crouched {
+            builder.add(Stance::new(desc.stack, crouched));
+        }
+        match desc.input {
+            Input::None => &mut builder,
+            Input::Player(p) => builder.add(p),
+            Input::Wander(w) => builder.add(w),
+            Input::Script(s) => builder.add(s),
+        };
+        Ok(self.world.spawn(builder.build()))
+    }
+
+    /// Runs one fixed step of every system, in order (see [`crate::systems`]), and gathers
+    /// the step's events.
+    pub fn step(&mut self) {
+        let dt = self.clock.dt();
+        systems::move_platforms(&mut self.world, &mut self.collision, dt);
+        systems::script_intents(&mut self.world, dt);
+        systems::wander_intents(&mut self.world, dt);
+        systems::player_intents(&mut self.world);
+        systems::apply_stances(&mut self.world, &mut self.collision);
+        systems::sync_bodies(&self.world, &mut self.collision);
+        systems::step_characters(&mut self.world, &self.collision, dt, self.parallel);
+        systems::separate_characters(&mut self.world, &mut self.collision);
+        self.events.clear();
+        collect_events(&self.world, &mut self.events);
+        self.steps += 1;
+    }
+
+    /// Adds a frame's time (s) to the clock and runs the fixed steps now due (at most
+    /// [`FixedStep::max_steps_per_frame`]); returns how many ran.
+    pub fn advance(&mut self, frame_dt: Real) -> u32 {
+        let due = self.clock.advance(frame_dt);
+        for _ in 0..due {
+            self.step();
+        }
+        due
+    }
+
+    /// Where render time lies between the last two steps (0..1), for [`Sim::render_pose`].
+    pub fn alpha(&self) -> Real {
+        self.clock.alpha()
+    }
+
+    /// The pose to draw `entity` at: interpolated between its previous and current pose by
+    /// [`Sim::alpha`]. `None` for an entity that is not a character.
+    pub fn render_pose(&self, entity: Entity) -> Option<Pose> {
+        let mut q = self.world.query_one::<(&PreviousPose, &Pose)>(entity);
+        let (previous, current) = q.get().ok()?;
+        Some(interpolate(&previous.0, current, self.alpha()))
+    }
+}
+
+/// The pose `alpha` (0..1) of the way from `from` to `to`: positions lerped, orientations
+/// slerped along the shortest arc.
+pub fn interpolate(from: &Pose, to: &Pose, alpha: Real) -> Pose {
+    let t = alpha.clamp(0.0, 1.0);
+    Pose {
+        position: from.position + (to.position - from.position) * t,
+        orientation: from
+            .orientation
+            .try_slerp(&to.orientation, t, 1e-6)
+            .unwrap_or(to.orientation),
+    }
+}

@@ -1,0 +1,127 @@
+//! Input systems: player controls, wandering AI and scripts write [`MoveIntent`] (and the
+//! crouch wish in [`Stance`]), nothing else.
+
+use crate::components::{LastStep, Stance};
+use crate::input::{Command, PlayerInput, Script, Wander};
+use hecs::World;
+use spherewalk_core::math::project_on_plane;
+use spherewalk_core::{MoveIntent, Pose, Real, UnitVec3, Vec3};
+
+/// Writes the intent of every character with [`PlayerInput`]: the stick relative to the
+/// camera, projected onto the character's ground plane (so "forward" on a wall or a planet is
+/// where the camera looks along that surface).
+pub fn player_intents(world: &mut World) {
+    for (input, pose, intent, stance) in
+        world.query_mut::<(&PlayerInput, &Pose, &mut MoveIntent, Option<&mut Stance>)>()
+    {
+        let up = pose.up();
+        let forward = ground_direction(&(input.camera * -Vec3::z()), &up)
+            .or_else(|| ground_direction(&(input.camera * Vec3::y()), &up))
+            .unwrap_or_else(|| pose.forward());
+        let right = forward.cross(&up);
+        let [x, y] = input.axes.map(|a| {
+            if a.is_finite() {
+                a.clamp(-1.0, 1.0)
+            } else {
+                0.0
+            }
+        });
+        let mut stick = right * x + forward.into_inner() * y;
+        if stick.norm() > 1.0 {
+            stick.normalize_mut();
+        }
+        *intent = MoveIntent {
+            velocity: stick * input.speed,
+            jump_speed: if input.jump { input.jump_speed } else { 0.0 },
+            yaw_rate: 0.0,
+        };
+        if let Some(stance) = stance {
+            stance.want_crouch = input.crouch;
+        }
+    }
+}
+
+/// `v` projected onto the plane normal to `up`, normalised; `None` when `v` is along `up`.
+fn ground_direction(v: &Vec3, up: &UnitVec3) -> Option<UnitVec3> {
+    UnitVec3::try_new(project_on_plane(v, up), 1e-3)
+}
+
+/// Writes the intent of every wandering character: forward at its speed, turning at a rate
+/// redrawn every 1 to 3 s, and turning at full rate for a second after bumping a wall.
+pub fn wander_intents(world: &mut World, dt: Real) {
+    for (wander, pose, intent, last) in
+        world.query_mut::<(&mut Wander, &Pose, &mut MoveIntent, Option<&LastStep>)>()
+    {
+        let bumped = last.is_some_and(|l| l.0.hits.iter().any(|h| h.sphere > 0));
+        wander.timer -= dt;
+        if bumped && wander.timer < 0.5 {
+            wander.turn_rate = wander.max_turn_rate;
+            wander.timer = 1.0;
+        } else if wander.timer <= 0.0 {
+            wander.turn_rate = (2.0 * wander.next_unit() - 1.0) * wander.max_turn_rate;
+            wander.timer = 1.0 + 2.0 * wander.next_unit();
+        }
+        *intent = MoveIntent {
+            velocity: pose.forward().into_inner() * wander.speed,
+            jump_speed: 0.0,
+            yaw_rate: wander.turn_rate,
+        };
+    }
+}
+
+/// Writes the intent of every scripted character from its current command, then advances the
+/// script by `dt` seconds.
+pub fn script_intents(world: &mut World, dt: Real) {
+    for (script, pose, intent, stance) in
+        world.query_mut::<(&mut Script, &Pose, &mut MoveIntent, Option<&mut Stance>)>()
+    {
+        let command = script.current().copied();
+        *intent = command.map_or_else(MoveIntent::default, |c| command_intent(&c, pose));
+        if let Some(stance) = stance {
+            stance.want_crouch = matches!(
+                command,
+                Some(Command::Crouch { .. } | Command::Walk { crouch: true, .. })
+            );
+        }
+        advance_script(script, dt);
+    }
+}
+
+/// The intent a command gives a character at `pose`.
+fn command_intent(command: &Command, pose: &Pose) -> MoveIntent {
+    match *command {
+        Command::Walk { forward, right, .. } => MoveIntent::walk(
+            pose.forward().into_inner() * forward + pose.right().into_inner() * right,
+        ),
+        Command::Turn { degrees, seconds } => MoveIntent {
+            yaw_rate: if seconds > 0.0 {
+                degrees.to_radians() / seconds
+            } else {
+                0.0
+            },
+            ..MoveIntent::default()
+        },
+        Command::Jump { speed } => MoveIntent {
+            jump_speed: speed,
+            ..MoveIntent::default()
+        },
+        Command::Wait { .. } | Command::Crouch { .. } => MoveIntent::default(),
+    }
+}
+
+/// Moves the script's clock on by `dt`, going to the next command when the current one is
+/// done (a jump is done after one step), and back to the first when looping.
+fn advance_script(script: &mut Script, dt: Real) {
+    let Some(command) = script.current().copied() else {
+        return;
+    };
+    script.elapsed += dt;
+    // Half a step of slack so an N-step command never runs N + 1 steps from f32 rounding.
+    if script.elapsed + 0.5 * dt >= command.seconds().max(0.0) || !command.seconds().is_finite() {
+        script.index += 1;
+        script.elapsed = 0.0;
+        if script.looping && script.index >= script.commands.len() {
+            script.index = 0;
+        }
+    }
+}

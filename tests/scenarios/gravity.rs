@@ -1,0 +1,79 @@
+//! Gravity fields: priorities, volumes, point pulls and validation.
+
+use approx::assert_abs_diff_eq;
+use spherewalk::{GravityError, GravityField, GravityFields, Point3, Pull, Real, Vec3, Volume};
+
+#[test]
+fn the_highest_priority_field_containing_the_point_wins() {
+    let mut fields = GravityFields::new();
+    fields
+        .add(GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)))
+        .expect("uniform");
+    let planet = Point3::new(100.0, 0.0, 0.0);
+    fields
+        .add(GravityField::planet(planet, 5.0, 40.0))
+        .expect("planet");
+    // Far from the planet: the level's uniform default (exact: copied).
+    assert_eq!(
+        fields.at(&Point3::new(0.0, 3.0, 0.0)),
+        Vec3::new(0.0, -9.81, 0.0)
+    );
+    // Inside the planet's 40 m ball: 5 m/s² toward its centre (1e-6: one normalisation).
+    let g = fields.at(&Point3::new(100.0, 0.0, 30.0));
+    assert_abs_diff_eq!(g, Vec3::new(0.0, 0.0, -5.0), epsilon = 1e-6);
+    // Exactly on the ball's boundary counts as inside.
+    assert_eq!(fields.field_at(&Point3::new(140.0, 0.0, 0.0)), Some(1));
+    // At the centre itself the pull is zero, never NaN.
+    assert_eq!(fields.at(&planet), Vec3::zeros());
+}
+
+#[test]
+fn equal_priorities_go_to_the_field_added_first_and_no_field_is_zero_gravity() {
+    let mut fields = GravityFields::new();
+    let volume = Volume::Box {
+        mins: Point3::new(-1.0, -1.0, -1.0),
+        maxs: Point3::new(1.0, 1.0, 1.0),
+    };
+    let a = GravityField {
+        pull: Pull::Uniform(Vec3::x()),
+        volume,
+        priority: 2,
+    };
+    let b = GravityField {
+        pull: Pull::Uniform(Vec3::y()),
+        volume,
+        priority: 2,
+    };
+    fields.add(a).expect("a");
+    fields.add(b).expect("b");
+    assert_eq!(fields.at(&Point3::origin()), Vec3::x());
+    assert_eq!(fields.at(&Point3::new(2.0, 0.0, 0.0)), Vec3::zeros());
+}
+
+#[test]
+fn bad_fields_are_refused_with_their_value() {
+    let mut fields = GravityFields::new();
+    let nan = Real::NAN;
+    let e = fields
+        .add(GravityField::uniform(Vec3::new(0.0, nan, 0.0)))
+        .expect_err("NaN");
+    assert!(matches!(e, GravityError::NonFiniteAcceleration(_)));
+    let e = fields
+        .add(GravityField::planet(Point3::origin(), -1.0, 10.0))
+        .expect_err("negative");
+    assert_eq!(e, GravityError::BadStrength(-1.0));
+    let e = fields
+        .add(GravityField::planet(Point3::origin(), 9.81, 0.0))
+        .expect_err("radius 0");
+    assert_eq!(e, GravityError::BadSphere(0.0));
+    let inverted = Volume::Box {
+        mins: Point3::new(1.0, 0.0, 0.0),
+        maxs: Point3::origin(),
+    };
+    let e = fields.add(GravityField {
+        volume: inverted,
+        ..GravityField::uniform(Vec3::zeros())
+    });
+    assert!(matches!(e, Err(GravityError::BadBox { .. })));
+    assert!(fields.fields().is_empty(), "nothing bad was kept");
+}

@@ -1,0 +1,458 @@
+//! The hecs runtime: fixed-step clock, gravity fields, platforms, character-vs-character
+//! collision, crouching, scripts, events, and parallel == serial.
+
+use approx::assert_abs_diff_eq;
+use spherewalk::components::{Name, Platform, PlatformMotion, Stance};
+use spherewalk::input::{Command, Script, Wander};
+use spherewalk::parry3d::shape::SharedShape;
+use spherewalk::{
+    CharacterDesc, ColliderDesc, CollisionWorld, EventKind, FixedStep, GravityField, Input,
+    MotorState, Point3, Pose, Real, Sim, SphereStack, UnitVec3, Vec3,
+};
+
+const DT: Real = 1.0 / 60.0;
+
+fn capsule() -> SphereStack {
+    SphereStack::capsule(1.8, 0.3, 3).expect("valid capsule")
+}
+
+/// A 40 m floor with its top at y = 0, under uniform gravity.
+fn floor_sim() -> Sim {
+    let mut world = CollisionWorld::new();
+    let floor = ColliderDesc::new(SharedShape::cuboid(20.0, 0.5, 20.0)).translation(0.0, -0.5, 0.0);
+    world.insert(floor).expect("floor");
+    let mut sim = Sim::new(world, DT).expect("dt");
+    sim.add_gravity(GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)))
+        .expect("gravity");
+    sim
+}
+
+fn pose_of(sim: &Sim, e: spherewalk::hecs::Entity) -> Pose {
+    *sim.world.get::<&Pose>(e).expect("character")
+}
+
+#[test]
+fn fixed_step_runs_whole_steps_and_interpolates_the_rest() {
+    let mut clock = FixedStep::new(0.01).expect("dt");
+    assert_eq!(clock.advance(0.025), 2);
+    // 0.5 of a step is left over (1e-6: f32 frame time summed in f64).
+    assert_abs_diff_eq!(clock.alpha(), 0.5, epsilon = 1e-5);
+    assert_eq!(clock.advance(0.005), 1);
+    assert_abs_diff_eq!(clock.alpha(), 0.0, epsilon = 1e-5);
+    // A 10 s hitch runs at most max_steps_per_frame (8) steps and drops the rest.
+    assert_eq!(clock.advance(10.0), 8);
+    assert!(clock.alpha() < 1.0);
+    assert_eq!(clock.advance(Real::NAN), 0);
+    assert!(FixedStep::new(0.0).is_err() && FixedStep::new(Real::NAN).is_err());
+}
+
+#[test]
+fn render_pose_interpolates_between_steps() {
+    let mut sim = floor_sim();
+    let script = Script::new(
+        vec![Command::Walk {
+            forward: 6.0,
+            right: 0.0,
+            seconds: 10.0,
+            crouch: false,
+        }],
+        false,
+    );
+    let mut desc = CharacterDesc::new("walker", capsule(), Pose::new(Point3::origin()));
+    desc.input = Input::Script(script);
+    let e = sim.spawn_character(desc).expect("spawn");
+    for _ in 0..30 {
+        sim.step();
+    }
+    // Half a step of frame time: the render pose lies half-way along the last step.
+    assert_eq!(sim.advance(0.5 * DT), 0);
+    let before = pose_of(&sim, e);
+    let drawn = sim.render_pose(e).expect("character");
+    sim.step();
+    // Walking -Z at 6 m/s: 0.1 m per step, so the drawn pose is 0.05 m behind (1e-4 m: f32).
+    let prev = sim
+        .world
+        .get::<&spherewalk::components::PreviousPose>(e)
+        .expect("previous")
+        .0;
+    assert_abs_diff_eq!(prev.position.z, before.position.z, epsilon = 1e-6);
+    assert_abs_diff_eq!(before.position.z - drawn.position.z, -0.05, epsilon = 1e-4);
+}
+
+#[test]
+fn jumps_from_one_planet_into_the_field_of_another_and_lands_standing_on_it() {
+    // Planet A (r = 10 m) at the origin, planet B (r = 10 m) 30 m above it; each pulls 9.81
+    // m/s² within 15 m of its centre, so the fields meet half-way across the 10 m gap.
+    let mut world = CollisionWorld::new();
+    let b_centre = Point3::new(0.0, 30.0, 0.0);
+    world
+        .insert(ColliderDesc::new(SharedShape::ball(10.0)))
+        .expect("A");
+    world
+        .insert(ColliderDesc::new(SharedShape::ball(10.0)).translation(0.0, 30.0, 0.0))
+        .expect("B");
+    let mut sim = Sim::new(world, DT).expect("dt");
+    sim.add_gravity(GravityField::planet(Point3::origin(), 9.81, 15.0))
+        .expect("A field");
+    sim.add_gravity(GravityField::planet(b_centre, 9.81, 15.0))
+        .expect("B field");
+    // 12 m/s clears A's field (needs 9.9 m/s to rise the 5 m to its edge).
+    let commands = vec![
+        Command::Wait { seconds: 0.5 },
+        Command::Jump { speed: 12.0 },
+        Command::Wait { seconds: 5.0 },
+    ];
+    let mut desc = CharacterDesc::new("jumper", capsule(), Pose::new(Point3::new(0.0, 10.0, 0.0)));
+    desc.input = Input::Script(Script::new(commands, false));
+    let e = sim.spawn_character(desc).expect("spawn");
+    let mut landed_at = None;
+    for k in 0..300 {
+        sim.step();
+        let landed = sim
+            .events()
+            .iter()
+            .any(|ev| ev.entity == e && ev.kind == EventKind::Landed);
+        if landed && k > 40 {
+            landed_at.get_or_insert(k);
+        }
+    }
+    assert!(landed_at.is_some(), "never landed on B");
+    let pose = pose_of(&sim, e);
+    let state = *sim.world.get::<&MotorState>(e).expect("state");
+    assert!(
+        state.ground == spherewalk::GroundState::Grounded,
+        "{:?}",
+        state.ground
+    );
+    // Standing on B's underside: feet on its surface (1 mm: the ground clamp is exact to the
+    // skin), up pointing away from B's centre, i.e. world -Y (1e-3: turn-rate convergence).
+    assert_abs_diff_eq!((pose.position - b_centre).norm(), 10.0, epsilon = 1e-3);
+    let radial = (pose.position - b_centre).normalize();
+    assert_abs_diff_eq!(pose.up().into_inner(), radial, epsilon = 1e-3);
+    // Jumped straight up and fell straight on: near B's lowest point. The half-turn of the up
+    // frame in flight swings the body sideways through B's pull, so allow 10 cm of drift.
+    assert_abs_diff_eq!(radial, -Vec3::y(), epsilon = 0.01);
+}
+
+#[test]
+fn keeps_its_place_on_a_disc_turning_at_1_rad_s_for_10_turns() {
+    let mut sim = floor_sim();
+    // A disc 5 m in radius, top at y = 0.5, turning about +Y at 1 rad/s.
+    let disc = ColliderDesc::new(SharedShape::cylinder(0.25, 5.0)).translation(0.0, 0.25, 0.0);
+    let motion = PlatformMotion::Rotate {
+        axis: Vec3::y_axis(),
+        rate: 1.0,
+    };
+    let p = sim.add_platform(disc, motion).expect("platform");
+    let spawn = Point3::new(3.0, 0.5, 0.0);
+    let e = sim
+        .spawn_character(CharacterDesc::new("rider", capsule(), Pose::new(spawn)))
+        .expect("spawn");
+    // The first step finds the ground; from then on the character rides. Its place on the
+    // disc (disc-local) is where it stands once grounded.
+    sim.step();
+    sim.step();
+    let platform = *sim.world.get::<&Platform>(p).expect("platform");
+    let local = platform
+        .pose_at(platform.time)
+        .inverse_transform_point(&pose_of(&sim, e).position);
+    let start_forward = platform
+        .pose_at(platform.time)
+        .inverse_transform_vector(&pose_of(&sim, e).forward());
+    let steps = (10.0 * std::f64::consts::TAU / f64::from(DT)).round() as u32;
+    let mut worst: Real = 0.0;
+    for _ in 0..steps {
+        sim.step();
+        let platform = *sim.world.get::<&Platform>(p).expect("platform");
+        let expected = platform.pose_at(platform.time) * local;
+        let d = (pose_of(&sim, e).position - expected).norm();
+        worst = worst.max(d);
+    }
+    // The bound: within 2 cm of its place on the disc over 10 turns.
+    assert!(worst < 0.02, "drifted {worst} m from its place on the disc");
+    let platform = *sim.world.get::<&Platform>(p).expect("platform");
+    let forward = platform
+        .pose_at(platform.time)
+        .inverse_transform_vector(&pose_of(&sim, e).forward());
+    // Its heading turned with the disc: the same disc-local heading (0.01: 3770 f32 turns).
+    assert_abs_diff_eq!(forward, start_forward, epsilon = 0.01);
+}
+
+#[test]
+fn two_characters_walking_into_each_other_never_overlap_beyond_the_skin() {
+    let mut sim = floor_sim();
+    let walk = |speed| {
+        Input::Script(Script::new(
+            vec![Command::Walk {
+                forward: speed,
+                right: 0.0,
+                seconds: 4.0,
+                crouch: false,
+            }],
+            false,
+        ))
+    };
+    let mut a = CharacterDesc::new("a", capsule(), Pose::new(Point3::new(0.0, 0.0, 3.0)));
+    a.input = walk(4.0);
+    let mut b = CharacterDesc::new("b", capsule(), Pose::new(Point3::new(0.0, 0.0, -3.0)));
+    b.input = walk(-4.0);
+    let (a, b) = (
+        sim.spawn_character(a).expect("a"),
+        sim.spawn_character(b).expect("b"),
+    );
+    let skin = 0.01;
+    let mut worst: Real = 0.0;
+    for _ in 0..180 {
+        sim.step();
+        let d = (pose_of(&sim, a).position - pose_of(&sim, b).position).norm();
+        worst = worst.max(0.6 - d);
+    }
+    assert!(worst <= skin, "overlapped by {worst} m");
+    // They met and stand pressed together, 0.6 m apart (1 cm: the skin).
+    let d = (pose_of(&sim, a).position - pose_of(&sim, b).position).norm();
+    assert_abs_diff_eq!(d, 0.6, epsilon = skin);
+    // Nobody climbed on anybody (1 mm: ground clamp).
+    assert_abs_diff_eq!(pose_of(&sim, a).position.y, 0.0, epsilon = 1e-3);
+    assert_abs_diff_eq!(pose_of(&sim, b).position.y, 0.0, epsilon = 1e-3);
+}
+
+#[test]
+fn crouches_under_a_low_ceiling_and_refuses_to_stand_up_there() {
+    let mut sim = floor_sim();
+    // A ceiling slab whose underside is 1.3 m up, over x in [2, 6].
+    let slab = ColliderDesc::new(SharedShape::cuboid(2.0, 0.25, 3.0)).translation(4.0, 1.55, 0.0);
+    sim.collision.insert(slab).expect("slab");
+    let crouched = SphereStack::capsule(1.1, 0.3, 2).expect("crouched");
+    let commands = vec![
+        Command::Turn {
+            degrees: -90.0,
+            seconds: 0.25,
+        },
+        Command::Walk {
+            forward: 2.0,
+            right: 0.0,
+            seconds: 2.0,
+            crouch: true,
+        },
+        Command::Walk {
+            forward: 0.0,
+            right: 0.0,
+            seconds: 1.0,
+            crouch: false,
+        },
+    ];
+    let mut desc = CharacterDesc::new("croucher", capsule(), Pose::new(Point3::origin()));
+    desc.crouched = Some(crouched);
+    desc.input = Input::Script(Script::new(commands, false));
+    let e = sim.spawn_character(desc).expect("spawn");
+    for _ in 0..16 {
+        sim.step();
+    }
+    let crouching = sim.world.get::<&Stance>(e).expect("stance").crouching;
+    assert!(crouching, "crouched at the crouched walk");
+    // The last command asks to stand, but the ceiling is in the way.
+    for _ in 0..180 {
+        sim.step();
+        let p = pose_of(&sim, e).position;
+        if p.x > 2.3 {
+            assert!(
+                sim.world.get::<&Stance>(e).expect("stance").crouching,
+                "stood up at x = {}",
+                p.x
+            );
+        }
+    }
+    let p = pose_of(&sim, e).position;
+    // Walked +X (turned right) 2 m/s for 2 s under the slab: x = 4 m (5 cm: start-up steps),
+    // then stayed crouched there.
+    assert_abs_diff_eq!(p.x, 4.0, epsilon = 0.05);
+    assert!(sim.world.get::<&Stance>(e).expect("stance").crouching);
+}
+
+#[test]
+fn stands_up_again_where_there_is_room() {
+    let mut sim = floor_sim();
+    let crouched = SphereStack::capsule(1.1, 0.3, 2).expect("crouched");
+    let commands = vec![
+        Command::Crouch { seconds: 0.5 },
+        Command::Wait { seconds: 0.5 },
+    ];
+    let mut desc = CharacterDesc::new("c", capsule(), Pose::new(Point3::origin()));
+    desc.crouched = Some(crouched);
+    desc.input = Input::Script(Script::new(commands, false));
+    let e = sim.spawn_character(desc).expect("spawn");
+    sim.step();
+    let height = |sim: &Sim| {
+        sim.world
+            .get::<&spherewalk::components::Character>(e)
+            .expect("c")
+            .motor
+            .stack()
+            .height()
+    };
+    // 1e-6 m: capsule heights are copied sums of the inputs.
+    assert_abs_diff_eq!(height(&sim), 1.1, epsilon = 1e-6);
+    for _ in 0..40 {
+        sim.step();
+    }
+    assert_abs_diff_eq!(height(&sim), 1.8, epsilon = 1e-6);
+}
+
+#[test]
+fn events_report_landing_stepping_up_hitting_and_leaving_the_ground() {
+    let mut sim = floor_sim();
+    // A 0.25 m step at z = -2 (walking -Z), and a wall at z = -6.
+    sim.collision
+        .insert(
+            ColliderDesc::new(SharedShape::cuboid(3.0, 0.125, 2.0)).translation(0.0, 0.125, -4.0),
+        )
+        .expect("step");
+    let wall = sim
+        .collision
+        .insert(ColliderDesc::new(SharedShape::cuboid(3.0, 2.0, 0.25)).translation(0.0, 2.0, -6.25))
+        .expect("wall");
+    let commands = vec![
+        Command::Walk {
+            forward: 3.0,
+            right: 0.0,
+            seconds: 3.0,
+            crouch: false,
+        },
+        Command::Jump { speed: 4.0 },
+        Command::Wait { seconds: 1.0 },
+    ];
+    let mut desc = CharacterDesc::new("e", capsule(), Pose::new(Point3::new(0.0, 0.5, 0.0)));
+    desc.input = Input::Script(Script::new(commands, false));
+    let e = sim.spawn_character(desc).expect("spawn");
+    let mut seen = Vec::new();
+    for _ in 0..300 {
+        sim.step();
+        seen.extend(
+            sim.events()
+                .iter()
+                .filter(|ev| ev.entity == e)
+                .map(|ev| ev.kind),
+        );
+    }
+    let count = |f: &dyn Fn(&EventKind) -> bool| seen.iter().filter(|k| f(k)).count();
+    // Dropped 0.5 m at spawn, then landed again after the jump.
+    assert_eq!(count(&|k| *k == EventKind::Landed), 2, "{seen:?}");
+    assert_eq!(count(&|k| *k == EventKind::Jumped), 1);
+    assert_eq!(count(&|k| *k == EventKind::LeftGround), 1);
+    let ups: Vec<Real> = seen
+        .iter()
+        .filter_map(|k| match k {
+            EventKind::SteppedUp { height } => Some(*height),
+            _ => None,
+        })
+        .collect();
+    // The round feet roll part of the way onto the 0.25 m step's edge; the step offset climbs
+    // the rest, so each event is a part of the rise.
+    assert!(
+        !ups.is_empty() && ups.iter().all(|&h| h > 0.0 && h <= 0.25 + 1e-3),
+        "{ups:?}"
+    );
+    let wall_hits = count(&|k| matches!(k, EventKind::Hit { collider, .. } if *collider == wall));
+    assert!(wall_hits > 0, "never reported hitting the wall: {seen:?}");
+}
+
+/// A crowd of wanderers on a planet, with a named hero; returns the poses after `steps`.
+fn crowd(parallel: bool, steps: u32) -> Vec<(String, [u32; 7])> {
+    let mut world = CollisionWorld::new();
+    world
+        .insert(ColliderDesc::new(SharedShape::ball(20.0)))
+        .expect("planet");
+    let mut sim = Sim::new(world, DT).expect("dt");
+    sim.parallel = parallel;
+    sim.add_gravity(GravityField::planet(Point3::origin(), 9.81, 100.0))
+        .expect("gravity");
+    for k in 0..64u32 {
+        let a = k as Real * 0.7;
+        let b = (k as Real * 0.37).sin() * 1.2;
+        let up = UnitVec3::new_normalize(Vec3::new(a.cos() * b.cos(), b.sin(), a.sin() * b.cos()));
+        let pose = Pose::with_up(Point3::from(up.into_inner() * 20.0), &up);
+        let stack = SphereStack::capsule(1.2 + 0.2 * (k % 4) as Real, 0.3, 3 + (k % 3) as usize)
+            .expect("stack");
+        let mut desc = CharacterDesc::new(format!("w{k}"), stack, pose);
+        desc.input = Input::Wander(Wander::new(3.0, 1.5, u64::from(k)));
+        sim.spawn_character(desc).expect("spawn");
+    }
+    for _ in 0..steps {
+        sim.step();
+    }
+    let mut out: Vec<(String, [u32; 7])> = sim
+        .world
+        .query::<(&Name, &Pose)>()
+        .iter()
+        .map(|(n, p)| {
+            let q = p.orientation.coords;
+            (
+                n.0.clone(),
+                [p.position.x, p.position.y, p.position.z, q.x, q.y, q.z, q.w].map(Real::to_bits),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn parallel_stepping_is_bit_identical_to_serial() {
+    let serial = crowd(false, 240);
+    let parallel = crowd(true, 240);
+    assert_eq!(serial.len(), 64);
+    assert_eq!(serial, parallel);
+    // And they did move (not a trivially equal standstill).
+    let start = crowd(false, 0);
+    assert!(
+        serial
+            .iter()
+            .zip(&start)
+            .filter(|(a, b)| a.1 != b.1)
+            .count()
+            == 64
+    );
+}
+
+#[test]
+fn wanderers_on_a_planet_stay_on_it_and_apart() {
+    let mut world = CollisionWorld::new();
+    world
+        .insert(ColliderDesc::new(SharedShape::ball(20.0)))
+        .expect("planet");
+    let mut sim = Sim::new(world, DT).expect("dt");
+    sim.add_gravity(GravityField::planet(Point3::origin(), 9.81, 100.0))
+        .expect("gravity");
+    let mut ids = Vec::new();
+    for k in 0..40u32 {
+        let a = k as Real * 0.3;
+        let up = UnitVec3::new_normalize(Vec3::new(a.cos(), 0.3, a.sin()));
+        let mut desc = CharacterDesc::new(
+            format!("w{k}"),
+            capsule(),
+            Pose::with_up(Point3::from(up.into_inner() * 20.0), &up),
+        );
+        desc.input = Input::Wander(Wander::new(3.0, 2.0, u64::from(k) + 7));
+        ids.push(sim.spawn_character(desc).expect("spawn"));
+    }
+    for _ in 0..600 {
+        sim.step();
+    }
+    for &e in &ids {
+        let p = pose_of(&sim, e);
+        // On the surface (1 cm) and upright on it (0.01: turn-rate lag on a 20 m sphere).
+        assert_abs_diff_eq!(p.position.coords.norm(), 20.0, epsilon = 0.01);
+        assert_abs_diff_eq!(
+            p.up().into_inner(),
+            p.position.coords.normalize(),
+            epsilon = 0.01
+        );
+    }
+    for (i, &a) in ids.iter().enumerate() {
+        for &b in &ids[i + 1..] {
+            let d = (pose_of(&sim, a).position - pose_of(&sim, b).position).norm();
+            // Feet spheres 0.3 m in radius: at least 0.6 m apart less the 1 cm skin.
+            assert!(d > 0.59, "{d}");
+        }
+    }
+}
