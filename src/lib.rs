@@ -8,7 +8,9 @@
 //! - [`Sim`]: the hecs world, the collision world and the fixed-step clock ([`FixedStep`],
 //!   interpolated render poses), with gravity fields, platforms, character-vs-character
 //!   collision and [`Event`]s;
-//! - [`scene`]: the geometry generators scene files use.
+//! - [`scene`]: the RON scene format, loading scenes into a [`Sim`], and the geometry
+//!   generators scene files use;
+//! - [`trace`]: JSON Lines traces of every character after every step.
 //!
 //! See the README for a walkthrough; its examples run as doctests.
 
@@ -21,6 +23,7 @@ pub mod scene;
 mod schedule;
 mod sim;
 pub mod systems;
+pub mod trace;
 
 pub use events::{Event, EventKind, collect_events};
 pub use schedule::{FixedStep, ScheduleError};

@@ -10,9 +10,10 @@ use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
 use spherewalk_core::{
-    ColliderDesc, CollisionWorld, GravityError, GravityField, Motor, MotorSettings, MotorState,
-    MoveIntent, Pose, QueryFilter, Real, SettingsError, SphereStack, WorldError,
+    ColliderDesc, ColliderId, CollisionWorld, GravityError, GravityField, Motor, MotorSettings,
+    MotorState, MoveIntent, Pose, QueryFilter, Real, SettingsError, SphereStack, WorldError,
 };
+use std::collections::BTreeMap;
 use thiserror::Error;
 
 /// Layer bit of characters' body colliders: a [`QueryFilter`] without it ignores characters.
@@ -105,6 +106,7 @@ pub struct Sim {
     clock: FixedStep,
     steps: u64,
     events: Vec<Event>,
+    names: BTreeMap<ColliderId, String>,
 }
 
 impl Sim {
@@ -120,6 +122,7 @@ impl Sim {
             clock: FixedStep::new(dt)?,
             steps: 0,
             events: Vec::new(),
+            names: BTreeMap::new(),
         })
     }
 
@@ -141,6 +144,24 @@ impl Sim {
     /// The events of the last step, ordered by entity.
     pub fn events(&self) -> &[Event] {
         &self.events
+    }
+
+    /// Names a collider (traces report the ground stood on by this name). Scene loading
+    /// names every collider after its item.
+    pub fn set_collider_name(&mut self, id: ColliderId, name: impl Into<String>) {
+        self.names.insert(id, name.into());
+    }
+
+    /// The name given to a collider, if any. Characters' bodies are named after the
+    /// character.
+    pub fn collider_name(&self, id: ColliderId) -> Option<&str> {
+        self.names.get(&id).map(String::as_str)
+    }
+
+    /// The collider a platform entity moves; `None` for an entity that is not a platform.
+    pub fn platform_collider(&self, entity: Entity) -> Option<ColliderId> {
+        let mut q = self.world.query_one::<&Platform>(entity);
+        q.get().ok().map(|p| p.collider)
     }
 
     /// Adds a gravity field entity.
@@ -196,6 +217,7 @@ impl Sim {
                 .layers(CHARACTER_LAYER)
                 .not_walkable();
             let id = self.collision.insert(collider)?;
+            self.names.insert(id, desc.name.clone());
             motor = motor.with_filter(QueryFilter {
                 exclude: Some(id),
                 ..QueryFilter::default()

@@ -25,7 +25,7 @@ pub const MAX_HEIGHTFIELD_CELLS: u32 = 1024;
 pub const MAX_LENGTH: Real = 1.0e6;
 
 /// One collider shape with its pose in the generator's local frame (m, rad).
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Part {
     /// The parry shape, in the part's own frame.
     pub shape: SharedShape,

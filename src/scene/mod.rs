@@ -1,5 +1,13 @@
-//! Scenes: the geometry generators scene files call (stairs, ramps, box grids, planets,
-//! heightfields and OBJ trimeshes), each built in its own local frame.
+//! Scenes: the RON scene format ([`SceneFile`], validated while parsed), building a [`Sim`]
+//! from it ([`load`], [`SceneFile::build`]), and the geometry generators scene files call
+//! (stairs, ramps, box grids, planets, heightfields and OBJ trimeshes), each built in its own
+//! local frame.
+//!
+//! [`Sim`]: crate::Sim
 
+mod build;
+mod format;
 mod generate;
+pub use build::*;
+pub use format::*;
 pub use generate::*;

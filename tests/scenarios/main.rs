@@ -9,6 +9,7 @@ mod ground;
 mod planet;
 mod pushout;
 mod runtime;
+mod scenes;
 mod seams;
 mod shape;
 mod slopes;

@@ -1,0 +1,291 @@
+//! Reading scene files and building a [`Sim`] from them.
+
+use super::format::{CharacterItem, CrowdItem, Geometry, SceneFile, Spread};
+use super::generate::{ObjError, trimesh_from_obj};
+use crate::input::Wander;
+use crate::schedule::ScheduleError;
+use crate::sim::{CharacterDesc, Input, Sim, SpawnError};
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
+    ColliderDesc, CollisionWorld, GravityFields, Point3, Pose, Quat, Real, UnitVec3, Vec3,
+};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a scene could not be loaded. Each variant names the file; parse and validation errors
+/// give the line and column in it.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SceneError {
+    /// The file could not be read.
+    #[error("{path}: cannot read: {message}")]
+    Io {
+        /// The scene (or OBJ) file.
+        path: PathBuf,
+        /// The operating system's message.
+        message: String,
+    },
+    /// The RON is malformed, or an item holds a bad value (the message names the item and the
+    /// field). Line and column are 1-based and point at or just after the problem.
+    #[error("{path}:{line}:{column}: {message}")]
+    Parse {
+        /// The scene file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An OBJ mesh named by the scene is malformed (the error carries its line).
+    #[error("{path}: {item:?}: {obj}: {source}")]
+    Obj {
+        /// The scene file.
+        path: PathBuf,
+        /// The collider item's name.
+        item: String,
+        /// The OBJ file.
+        obj: PathBuf,
+        /// What is wrong with it.
+        source: ObjError,
+    },
+    /// The fixed step `dt` is out of range.
+    #[error("{path}: {source}")]
+    Schedule {
+        /// The scene file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: ScheduleError,
+    },
+    /// The runtime refused an item (a collider, platform or character).
+    #[error("{path}: {item:?}: {source}")]
+    Spawn {
+        /// The scene file.
+        path: PathBuf,
+        /// The item's name.
+        item: String,
+        /// Why it was refused.
+        source: SpawnError,
+    },
+}
+
+/// A scene built and ready to step.
+pub struct Scene {
+    /// The scene's display name.
+    pub name: String,
+    /// One line about it.
+    pub description: String,
+    /// The runtime holding every collider, platform, field and character.
+    pub sim: Sim,
+}
+
+impl SceneFile {
+    /// Parses scene text; `path` is only used in error messages.
+    ///
+    /// # Errors
+    /// [`SceneError::Parse`] with the position of malformed RON or of an item holding a bad
+    /// value.
+    pub fn parse(text: &str, path: impl Into<PathBuf>) -> Result<Self, SceneError> {
+        let options = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        options
+            .from_str(text)
+            .map_err(|e: ron::error::SpannedError| SceneError::Parse {
+                path: path.into(),
+                line: e.span.start.line,
+                column: e.span.start.col,
+                message: e.code.to_string(),
+            })
+    }
+
+    /// Reads and parses a scene file.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when it cannot be read, else as [`SceneFile::parse`].
+    pub fn read(path: impl AsRef<Path>) -> Result<Self, SceneError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        Self::parse(&text, path)
+    }
+
+    /// Builds the scene: inserts the colliders and platforms, adds the gravity fields and
+    /// spawns the characters (crowds last). OBJ paths are read relative to `dir`; `path` names
+    /// the scene file in errors.
+    ///
+    /// # Errors
+    /// [`SceneError::Obj`] or [`SceneError::Io`] for a bad OBJ file, [`SceneError::Schedule`]
+    /// for a bad `dt`, [`SceneError::Spawn`] when the runtime refuses an item.
+    pub fn build(&self, dir: &Path, path: &Path) -> Result<Scene, SceneError> {
+        let spawn_err = |item: &str| {
+            let item = item.to_owned();
+            move |source: SpawnError| SceneError::Spawn {
+                path: path.to_owned(),
+                item,
+                source,
+            }
+        };
+        let mut sim =
+            Sim::new(CollisionWorld::new(), self.dt).map_err(|source| SceneError::Schedule {
+                path: path.to_owned(),
+                source,
+            })?;
+        for item in &self.colliders {
+            let parts = match &item.geometry {
+                Geometry::Parts(parts) => parts.clone(),
+                Geometry::Obj { path: obj, scale } => {
+                    let shape = read_obj(&dir.join(obj), *scale, &item.name, path)?;
+                    vec![super::Part {
+                        shape,
+                        pose: spherewalk_core::Iso::identity(),
+                    }]
+                }
+            };
+            for part in &parts {
+                let mut desc = part.collider(&item.pose);
+                desc.flags.not_walkable = !item.walkable;
+                let id = sim
+                    .collision
+                    .insert(desc)
+                    .map_err(|e| spawn_err(&item.name)(SpawnError::World(e)))?;
+                sim.set_collider_name(id, &item.name);
+            }
+        }
+        sim.collision.optimize();
+        for field in &self.gravity {
+            sim.add_gravity(field.0).map_err(spawn_err("gravity"))?;
+        }
+        for p in &self.platforms {
+            let desc = ColliderDesc::new(p.shape.clone()).pose(p.start);
+            let entity = sim
+                .add_platform(desc, p.motion)
+                .map_err(spawn_err(&p.name))?;
+            if let Some(id) = sim.platform_collider(entity) {
+                sim.set_collider_name(id, &p.name);
+            }
+        }
+        let fields = crate::systems::gravity_fields(&sim.world);
+        for c in &self.characters {
+            sim.spawn_character(character_desc(c, &fields))
+                .map_err(spawn_err(&c.name))?;
+        }
+        for crowd in &self.crowds {
+            spawn_crowd(&mut sim, crowd).map_err(spawn_err(&crowd.name))?;
+        }
+        Ok(Scene {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            sim,
+        })
+    }
+}
+
+/// Reads, parses and builds the scene file at `path` (OBJ paths relative to its folder).
+///
+/// # Errors
+/// Any [`SceneError`], naming the file and, for bad values, the line and column.
+pub fn load(path: impl AsRef<Path>) -> Result<Scene, SceneError> {
+    let path = path.as_ref();
+    let file = SceneFile::read(path)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    file.build(dir, path)
+}
+
+fn read_obj(obj: &Path, scale: Real, item: &str, scene: &Path) -> Result<SharedShape, SceneError> {
+    let text = std::fs::read_to_string(obj).map_err(|e| SceneError::Io {
+        path: obj.to_owned(),
+        message: e.to_string(),
+    })?;
+    let shape = trimesh_from_obj(&text).map_err(|source| SceneError::Obj {
+        path: scene.to_owned(),
+        item: item.to_owned(),
+        obj: obj.to_owned(),
+        source,
+    })?;
+    if scale == 1.0 {
+        return Ok(shape);
+    }
+    match shape.as_trimesh() {
+        Some(mesh) => Ok(SharedShape::new(mesh.clone().scaled(&Vec3::repeat(scale)))),
+        None => Ok(shape),
+    }
+}
+
+/// The pose of a character with its feet at `at`, up `up`, turned `yaw` rad left about up.
+fn placed(at: Point3, up: &UnitVec3, yaw: Real) -> Pose {
+    let mut pose = Pose::with_up(at, up);
+    pose.orientation = Quat::from_axis_angle(up, yaw) * pose.orientation;
+    pose
+}
+
+/// Up opposite the gravity at `at`, or world +Y where there is none.
+fn up_from_gravity(fields: &GravityFields, at: &Point3) -> UnitVec3 {
+    UnitVec3::try_new(-fields.at(at), 1e-6).unwrap_or_else(Vec3::y_axis)
+}
+
+fn character_desc(c: &CharacterItem, fields: &GravityFields) -> CharacterDesc {
+    let up = c.up.unwrap_or_else(|| up_from_gravity(fields, &c.at));
+    CharacterDesc {
+        name: c.name.clone(),
+        stack: c.stack.clone(),
+        crouched: c.crouched.clone(),
+        settings: c.settings,
+        pose: placed(c.at, &up, c.yaw),
+        input: c.input.clone(),
+        solid: c.solid,
+    }
+}
+
+/// The golden angle (rad): consecutive Fibonacci-lattice points turn by it.
+const GOLDEN_ANGLE: f64 = 2.399_963_229_728_653;
+
+/// Feet position and up of crowd member `i` of `n`.
+fn spread_at(spread: &Spread, i: u32, n: u32) -> (Point3, UnitVec3) {
+    match *spread {
+        Spread::Sphere { centre, radius } => {
+            // A Fibonacci lattice: equal-area latitude bands, longitudes turned by the golden
+            // angle, so neighbours are about sqrt(4 pi r^2 / n) apart everywhere.
+            let y = 1.0 - 2.0 * (f64::from(i) + 0.5) / f64::from(n);
+            let ring = (1.0 - y * y).max(0.0).sqrt();
+            let phi = f64::from(i) * GOLDEN_ANGLE;
+            let dir = Vec3::new(
+                (ring * phi.cos()) as Real,
+                y as Real,
+                (ring * phi.sin()) as Real,
+            );
+            let up = UnitVec3::try_new(dir, 1e-6).unwrap_or_else(Vec3::y_axis);
+            (Point3::from(centre) + up.into_inner() * radius, up)
+        }
+        Spread::Grid {
+            origin,
+            spacing,
+            columns,
+        } => {
+            let (row, col) = (i / columns, i % columns);
+            let offset = Vec3::new(col as Real * spacing, 0.0, row as Real * spacing);
+            (Point3::from(origin) + offset, Vec3::y_axis())
+        }
+    }
+}
+
+fn spawn_crowd(sim: &mut Sim, crowd: &CrowdItem) -> Result<(), SpawnError> {
+    for (i, stack) in (0..crowd.count).zip(crowd.stacks.iter().cycle()) {
+        let (at, up) = spread_at(&crowd.spread, i, crowd.count);
+        let yaw = (f64::from(i) * GOLDEN_ANGLE * 3.0).rem_euclid(std::f64::consts::TAU) as Real;
+        let seed = crowd
+            .seed
+            .wrapping_add(u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        sim.spawn_character(CharacterDesc {
+            name: format!("{}{i}", crowd.name),
+            stack: stack.clone(),
+            crouched: None,
+            settings: crowd.settings,
+            pose: placed(at, &up, yaw),
+            input: Input::Wander(Wander::new(crowd.speed, crowd.max_turn_rate, seed)),
+            solid: crowd.solid,
+        })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,363 @@
+//! Shipped scene files: each loads and runs cleanly, and shows what it is there to show.
+
+use spherewalk::components::{Character, Name};
+use spherewalk::hecs::Entity;
+use spherewalk::scene::{self, Scene, SceneError, SceneFile};
+use spherewalk::trace::{TraceRecord, records};
+use spherewalk::{Pose, Real};
+use std::path::{Path, PathBuf};
+
+/// The scene files the README promises.
+const SHIPPED: [&str; 5] = ["playground", "planet", "walls", "platforms", "crowd"];
+
+fn scene_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes")
+        .join(format!("{name}.ron"))
+}
+
+fn load(name: &str) -> Scene {
+    scene::load(scene_path(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn entity(scene: &Scene, name: &str) -> Entity {
+    scene
+        .sim
+        .world
+        .query::<(Entity, &Name)>()
+        .iter()
+        .find(|(_, n)| n.0 == name)
+        .map(|(e, _)| e)
+        .unwrap_or_else(|| panic!("no character {name:?}"))
+}
+
+fn pose(scene: &Scene, e: Entity) -> Pose {
+    *scene.sim.world.get::<&Pose>(e).expect("a character")
+}
+
+/// Skin width of every character, in the entity order of [`records`].
+fn skins(scene: &Scene) -> Vec<Real> {
+    let mut rows: Vec<(Entity, Real)> = scene
+        .sim
+        .world
+        .query::<(Entity, &Character)>()
+        .iter()
+        .map(|(e, c)| (e, c.motor.settings().skin_width))
+        .collect();
+    rows.sort_by_key(|(e, _)| e.id());
+    rows.into_iter().map(|(_, s)| s).collect()
+}
+
+#[test]
+fn every_shipped_scene_runs_600_steps_without_nan_or_penetration_beyond_the_skin() {
+    for name in SHIPPED {
+        let mut scene = load(name);
+        let skins = skins(&scene);
+        assert!(!skins.is_empty(), "{name}: no characters");
+        let mut rows = Vec::new();
+        let mut worst: (Real, String, u64) = (0.0, String::new(), 0);
+        for _ in 0..600 {
+            scene.sim.step();
+            rows.clear();
+            records(&scene.sim, &mut rows);
+            assert_eq!(rows.len(), skins.len(), "{name}");
+            for (row, skin) in rows.iter().zip(&skins) {
+                let numbers = row.pos.iter().chain(&row.up).chain(&row.vel);
+                assert!(
+                    numbers.copied().all(Real::is_finite),
+                    "{name}: {row:?} is not finite"
+                );
+                // Allowed: the skin plus 1 mm, as the issue asks.
+                assert!(
+                    row.max_penetration < skin + 1e-3,
+                    "{name}: {} penetrates {} m at step {}",
+                    row.character,
+                    row.max_penetration,
+                    row.step
+                );
+                if row.max_penetration > worst.0 {
+                    worst = (row.max_penetration, row.character.clone(), row.step);
+                }
+            }
+        }
+        println!("{name}: deepest penetration {worst:?}");
+    }
+}
+
+#[test]
+fn the_crowd_scene_spawns_a_thousand_wanderers_of_three_shapes() {
+    let scene = load("crowd");
+    let mut counts = [0usize; 6];
+    for c in scene.sim.world.query::<&Character>().iter() {
+        counts[c.motor.stack().len()] += 1;
+    }
+    // 1000 walkers cycling through 2, 3 and 5 spheres (334, 333, 333) plus the 3-sphere hero.
+    assert_eq!(counts, [0, 0, 334, 334, 0, 333]);
+}
+
+#[test]
+fn walls_scene_climber_walks_floor_wall_ceiling_and_back_down() {
+    let mut scene = load("walls");
+    let climber = entity(&scene, "climber");
+    let mut seen = Vec::new();
+    for _ in 0..900 {
+        scene.sim.step();
+        let up = pose(&scene, climber).up();
+        // Which inside face it stands on, by its up (within 2.6 degrees).
+        let face = if up.y > 0.999 {
+            "floor"
+        } else if up.x < -0.999 {
+            "wall_east"
+        } else if up.y < -0.999 {
+            "ceiling"
+        } else if up.x > 0.999 {
+            "wall_west"
+        } else {
+            continue;
+        };
+        if seen.last() != Some(&face) {
+            seen.push(face);
+        }
+    }
+    // At 3 m/s round a 10 m x 8 m tunnel: at least one whole loop in 15 s, always in the
+    // same order.
+    let cycle = ["floor", "wall_east", "ceiling", "wall_west"];
+    assert!(seen.len() >= 5, "visited only {seen:?}");
+    for (k, face) in seen.iter().enumerate() {
+        assert_eq!(*face, cycle[k % 4], "faces visited: {seen:?}");
+    }
+}
+
+#[test]
+fn planet_scene_jumper_is_caught_by_the_moon_and_stands_on_it() {
+    let mut scene = load("planet");
+    let jumper = entity(&scene, "jumper");
+    for _ in 0..600 {
+        scene.sim.step();
+    }
+    let p = pose(&scene, jumper);
+    let moon = spherewalk::Point3::new(0.0, 32.0, 0.0);
+    let from_moon = p.position - moon;
+    // Standing on the 5 m moon (or one of its rocks, 0.4 m at most above the surface),
+    // up pointing away from the moon's centre (0.5 degree).
+    assert!(
+        (4.99..5.5).contains(&from_moon.norm()),
+        "{} m from the moon's centre",
+        from_moon.norm()
+    );
+    assert!(p.up().dot(&from_moon.normalize()) > 0.99996);
+}
+
+#[test]
+fn platforms_scene_disc_rider_turns_with_the_disc() {
+    let mut scene = load("platforms");
+    let rider = entity(&scene, "rider");
+    scene.sim.step();
+    let centre = spherewalk::Point3::new(-8.0, 0.5, 4.0);
+    let start = pose(&scene, rider).position - centre;
+    // One full turn at 1 rad/s: 2 pi seconds, 377 steps.
+    let steps = (std::f32::consts::TAU / scene.sim.dt()).round() as u32;
+    let mut farthest: Real = 0.0;
+    for k in 1..=steps {
+        scene.sim.step();
+        let angle = k as Real * scene.sim.dt();
+        let expected =
+            spherewalk::Quat::from_axis_angle(&spherewalk::Vec3::y_axis(), angle) * start;
+        let now = pose(&scene, rider).position - centre;
+        farthest = farthest.max((now - expected).norm());
+    }
+    // Within 2 cm of where the disc carried its starting spot, all the way round.
+    assert!(
+        farthest < 0.02,
+        "drifted {farthest} m from its spot on the disc"
+    );
+}
+
+#[test]
+fn playground_scene_climber_reaches_the_landing_by_the_stairs() {
+    let mut scene = load("playground");
+    let climber = entity(&scene, "climber");
+    let mut highest: Real = 0.0;
+    for _ in 0..240 {
+        scene.sim.step();
+        highest = highest.max(pose(&scene, climber).position.y);
+    }
+    // Eight 0.2 m steps up to the landing's top at y = 1.6 (1 mm).
+    approx::assert_abs_diff_eq!(highest, 1.6, epsilon = 1e-3);
+}
+
+fn parse_err(text: &str) -> SceneError {
+    match SceneFile::parse(text, "bad.ron") {
+        Ok(_) => panic!("parsed a bad scene"),
+        Err(e) => e,
+    }
+}
+
+fn position(e: &SceneError) -> (usize, usize) {
+    match e {
+        SceneError::Parse { line, column, .. } => (*line, *column),
+        other => panic!("not a parse error: {other}"),
+    }
+}
+
+#[test]
+fn bad_values_are_reported_with_their_line_and_the_item_name() {
+    let text = "Scene(\n  colliders: [\n    Solid(name: \"ok\", shape: Ball(radius: 1.0)),\n    Solid(name: \"bad\", shape: Ball(radius: -1.0)),\n  ],\n)\n";
+    let e = parse_err(text);
+    assert_eq!(position(&e).0, 4, "{e}");
+    let message = e.to_string();
+    assert!(message.starts_with("bad.ron:4:"), "{message}");
+    assert!(
+        message.contains("\"bad\"") && message.contains("-1"),
+        "{message}"
+    );
+
+    let text = "Scene(\n  characters: [\n    Character(name: \"a\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 0)),\n  ],\n)\n";
+    let e = parse_err(text);
+    assert_eq!(position(&e).0, 3, "{e}");
+    assert!(e.to_string().contains("\"a\""), "{e}");
+
+    let text = "Scene(\n  characters: [\n    Character(name: \"b\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n      settings: (skin_width: -0.01)),\n  ],\n)\n";
+    let e = parse_err(text);
+    assert_eq!(position(&e).0, 4, "{e}");
+    assert!(e.to_string().contains("skin_width"), "{e}");
+
+    let text = "Scene(\n  gravity: [Point(centre: (0.0, 0.0, 0.0), strength: -3.0)],\n)\n";
+    let e = parse_err(text);
+    assert_eq!(position(&e).0, 2, "{e}");
+}
+
+#[test]
+fn malformed_ron_and_unknown_fields_are_reported_with_their_line() {
+    // A missing comma between two items on line 3.
+    let e = parse_err(
+        "Scene(\n  colliders: [\n    Solid(shape: Ball(radius: 1.0)) Solid(shape: Ball(radius: 1.0))\n  ],\n)\n",
+    );
+    assert_eq!(position(&e).0, 3, "{e}");
+    // A misspelt field on line 2.
+    let e = parse_err("Scene(\n  gravty: [],\n)\n");
+    assert_eq!(position(&e).0, 2, "{e}");
+    assert!(e.to_string().contains("gravty"), "{e}");
+    // A generator refusing zero steps.
+    let e = parse_err(
+        "Scene(colliders: [Stairs(name: \"s\", steps: 0, rise: 0.2, tread: 0.3, width: 1.0)])",
+    );
+    assert_eq!(position(&e).0, 1, "{e}");
+    assert!(e.to_string().contains("steps"), "{e}");
+}
+
+#[test]
+fn build_errors_name_the_file_and_item() {
+    let dir = std::env::temp_dir().join(format!("spherewalk-scene-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // A face referring to vertex 4 of 3 on line 4 of the OBJ file.
+    std::fs::write(dir.join("tri.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 4\n").expect("write");
+    let scene = dir.join("mesh.ron");
+    std::fs::write(
+        &scene,
+        "Scene(colliders: [Obj(name: \"rock\", path: \"tri.obj\")])",
+    )
+    .expect("write");
+    match scene::load(&scene) {
+        Err(SceneError::Obj { item, source, .. }) => {
+            assert_eq!(item, "rock");
+            assert!(source.to_string().starts_with("line 4:"), "{source}");
+        }
+        other => panic!("expected an OBJ error, got {:?}", other.err()),
+    }
+    std::fs::write(
+        &scene,
+        "Scene(colliders: [Obj(name: \"rock\", path: \"missing.obj\")])",
+    )
+    .expect("write");
+    assert!(matches!(scene::load(&scene), Err(SceneError::Io { .. })));
+    std::fs::write(&scene, "Scene(dt: 0.0)").expect("write");
+    assert!(matches!(
+        scene::load(&scene),
+        Err(SceneError::Schedule { .. })
+    ));
+    assert!(matches!(
+        scene::load(dir.join("nope.ron")),
+        Err(SceneError::Io { .. })
+    ));
+    // A good OBJ (scaled by 2) loads as one trimesh collider named after its item.
+    std::fs::write(dir.join("tri.obj"), "v 0 0 0\nv 0 0 1\nv 1 0 0\nf 1 2 3\n").expect("write");
+    std::fs::write(
+        &scene,
+        "Scene(colliders: [Obj(name: \"rock\", path: \"tri.obj\", scale: 2.0)])",
+    )
+    .expect("write");
+    let loaded = scene::load(&scene).unwrap_or_else(|e| panic!("{e}"));
+    let (id, collider) = loaded.sim.collision.iter().next().expect("one collider");
+    assert_eq!(loaded.sim.collider_name(id), Some("rock"));
+    approx::assert_abs_diff_eq!(collider.aabb.maxs.x, 2.0, epsilon = 1e-6);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn trace_records_have_the_documented_fields_and_values() {
+    let text = "Scene(dt: 0.02, gravity: [Uniform(accel: (0.0, -10.0, 0.0))],
+        colliders: [Solid(name: \"floor\", shape: Cuboid(half_extents: (10.0, 0.5, 10.0)), at: (0.0, -0.5, 0.0))],
+        characters: [Character(name: \"hero\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3), at: (1.0, 0.0, 2.0))])";
+    let file = SceneFile::parse(text, "trace.ron").unwrap_or_else(|e| panic!("{e}"));
+    let mut scene = file
+        .build(Path::new("."), Path::new("trace.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut writer = spherewalk::trace::TraceWriter::new(Vec::new());
+    for _ in 0..3 {
+        scene.sim.step();
+        writer.write_step(&scene.sim).expect("in memory");
+    }
+    let bytes = writer.finish().expect("in memory");
+    let text = String::from_utf8(bytes).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "one line per character per step");
+    let keys = [
+        "step",
+        "t",
+        "character",
+        "pos",
+        "up",
+        "vel",
+        "grounded",
+        "ground_normal",
+        "ground_collider",
+        "stepped_up",
+        "max_penetration",
+    ];
+    for (k, line) in lines.iter().enumerate() {
+        let value: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        let object = value.as_object().expect("an object");
+        assert_eq!(object.len(), keys.len(), "{line}");
+        for key in keys {
+            assert!(object.contains_key(key), "{key} missing from {line}");
+        }
+        let row: TraceRecord = serde_json::from_str(line).expect("a record");
+        assert_eq!(row.step, k as u64);
+        // t is the time at the end of the step: (step + 1) * dt.
+        approx::assert_relative_eq!(row.t, (k as f64 + 1.0) * 0.02, max_relative = 1e-6);
+        assert_eq!(row.character, "hero");
+        // Standing on the floor's top where it spawned (1e-4 m: the pushback tolerance).
+        approx::assert_abs_diff_eq!(row.pos[0], 1.0, epsilon = 1e-4);
+        approx::assert_abs_diff_eq!(row.pos[1], 0.0, epsilon = 1e-4);
+        approx::assert_abs_diff_eq!(row.pos[2], 2.0, epsilon = 1e-4);
+        assert_eq!(row.up, [0.0, 1.0, 0.0]);
+        assert!(row.grounded);
+        assert_eq!(row.ground_normal, Some([0.0, 1.0, 0.0]));
+        assert_eq!(row.ground_collider.as_deref(), Some("floor"));
+        assert_eq!(row.stepped_up, 0.0);
+        assert!(row.max_penetration < 1e-4, "{}", row.max_penetration);
+    }
+    // Airborne: no ground, JSON null.
+    let text = "Scene(characters: [Character(name: \"floater\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3))])";
+    let mut scene = SceneFile::parse(text, "air.ron")
+        .and_then(|f| f.build(Path::new("."), Path::new("air.ron")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    scene.sim.step();
+    let mut writer = spherewalk::trace::TraceWriter::new(Vec::new());
+    writer.write_step(&scene.sim).expect("in memory");
+    let text = String::from_utf8(writer.finish().expect("in memory")).expect("utf-8");
+    assert!(text.contains("\"ground_normal\":null"), "{text}");
+    assert!(text.contains("\"ground_collider\":null"), "{text}");
+    assert!(text.contains("\"grounded\":false"), "{text}");
+}
