@@ -262,7 +262,7 @@ impl Sim {
         systems::apply_stances(&mut self.world, &mut self.collision);
         systems::sync_bodies(&self.world, &mut self.collision);
         systems::step_characters(&mut self.world, &self.collision, dt, self.parallel);
-        systems::separate_characters(&mut self.world, &mut self.collision);
+        systems::separate_characters(&mut self.world, &mut self.collision, self.parallel);
         self.events.clear();
         collect_events(&self.world, &mut self.events);
         self.steps += 1;

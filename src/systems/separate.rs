@@ -25,9 +25,14 @@ struct Snapshot {
     spheres: Vec<(Point3, Real)>,
 }
 
+/// One character's components for [`apply_push`].
+type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
+
 /// Pushes apart characters whose bodies overlap after the step (see the module docs) and
-/// moves the bodies to the final poses.
-pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld) {
+/// moves the bodies to the final poses. With `parallel` (feature `parallel`) the pushes are
+/// found and applied on rayon's pool; each character reads the shared world and writes only
+/// itself, so the result is identical to the serial run.
+pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
     sync_bodies(world, collision);
     let mut snaps: Vec<Snapshot> = world
         .query::<(&Body, &Character, &Pose)>()
@@ -45,21 +50,45 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld) {
         })
         .collect();
     snaps.sort_by_key(|s| s.body);
-    let pushes: Vec<(ColliderId, Vec3)> = snaps
-        .iter()
-        .filter_map(|s| Some((s.body, push_of(s, &snaps, collision)?)))
-        .collect();
+    let shared: &CollisionWorld = collision;
+    let find = |s: &Snapshot| Some((s.body, push_of(s, &snaps, shared)?));
+    let pushes: Vec<(ColliderId, Vec3)> = {
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            if parallel {
+                snaps.par_iter().filter_map(find).collect()
+            } else {
+                snaps.iter().filter_map(find).collect()
+            }
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            snaps.iter().filter_map(find).collect()
+        }
+    };
     if pushes.is_empty() {
         return;
     }
-    for (body, character, pose, state) in
-        world.query_mut::<(&Body, &Character, &mut Pose, &mut MotorState)>()
-    {
-        let Ok(k) = pushes.binary_search_by_key(&body.0, |(id, _)| *id) else {
-            continue;
-        };
-        apply_push(&character.motor, collision, pose, state, &pushes[k].1);
+    let mut items: Vec<Pushed<'_>> = world.query_mut::<Pushed<'_>>().into_iter().collect();
+    let apply = |(body, character, pose, state): &mut Pushed<'_>| {
+        if let Ok(k) = pushes.binary_search_by_key(&body.0, |(id, _)| *id) {
+            apply_push(&character.motor, shared, pose, state, &pushes[k].1);
+        }
+    };
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        items.par_iter_mut().for_each(apply);
+    } else {
+        items.iter_mut().for_each(apply);
     }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = parallel;
+        items.iter_mut().for_each(apply);
+    }
+    drop(items);
     sync_bodies(world, collision);
 }
 

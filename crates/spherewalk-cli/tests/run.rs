@@ -1,0 +1,79 @@
+//! The CLI as a user runs it: a shipped scene, a trace file, the summary, and exit codes.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn cli() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spherewalk-cli"))
+}
+
+fn scene(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenes")
+        .join(name)
+}
+
+#[test]
+fn runs_the_planet_scene_writes_its_trace_and_prints_a_summary() {
+    let trace = std::env::temp_dir().join(format!("spherewalk-cli-{}.jsonl", std::process::id()));
+    let out = cli()
+        .arg("run")
+        .arg(scene("planet.ron"))
+        .args(["--steps", "60", "--trace"])
+        .arg(&trace)
+        .output()
+        .expect("the CLI runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for label in [
+        "scene",
+        "steps",
+        "grounded",
+        "penetration",
+        "speed",
+        "trace",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(label)),
+            "no `{label}` line in\n{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("60 x 0.0167 s = 1.00 s simulated, 6 characters"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&trace).expect("trace written");
+    // One line per character per step: 6 characters x 60 steps.
+    assert_eq!(text.lines().count(), 360);
+    let last: serde_json::Value =
+        serde_json::from_str(text.lines().last().unwrap_or_default()).expect("JSON");
+    assert_eq!(last["step"], 59);
+    let _ = std::fs::remove_file(&trace);
+}
+
+#[test]
+fn exits_2_on_usage_errors_and_1_on_a_bad_scene() {
+    let out = cli().args(["run"]).output().expect("the CLI runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("usage:"));
+
+    let bad = std::env::temp_dir().join(format!("spherewalk-cli-bad-{}.ron", std::process::id()));
+    std::fs::write(
+        &bad,
+        "Scene(\n  dt: 0.01,\n  colliders: [Solid(shape: Ball(radius: 0.0))],\n)\n",
+    )
+    .expect("write");
+    let out = cli().arg("run").arg(&bad).output().expect("the CLI runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The message names the file, line 3, and the bad field.
+    assert!(
+        stderr.contains(".ron:3:") && stderr.contains("radius"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_file(&bad);
+}
