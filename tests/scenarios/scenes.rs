@@ -361,3 +361,26 @@ fn trace_records_have_the_documented_fields_and_values() {
     assert!(text.contains("\"ground_collider\":null"), "{text}");
     assert!(text.contains("\"grounded\":false"), "{text}");
 }
+
+#[test]
+fn the_readme_scene_example_loads_and_runs() {
+    let readme = include_str!("../../README.md");
+    let start = readme.find("```ron\n").expect("a RON block in the README") + "```ron\n".len();
+    let len = readme[start..].find("```").expect("its end");
+    let file = SceneFile::parse(&readme[start..start + len], "README.md")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut scene = file
+        .build(Path::new("."), Path::new("README.md"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    // hero + guard + 20 walkers.
+    let mut rows = Vec::new();
+    for _ in 0..120 {
+        scene.sim.step();
+    }
+    records(&scene.sim, &mut rows);
+    assert_eq!(rows.len(), 22);
+    let hero = rows.iter().find(|r| r.character == "hero").expect("hero");
+    assert!(hero.grounded);
+    assert_eq!(hero.ground_collider.as_deref(), Some("floor"));
+    assert!(rows.iter().all(|r| r.max_penetration < 0.011), "{rows:?}");
+}
