@@ -19,3 +19,33 @@ pub use motor::{body_pose, gravity_fields, step_characters, sync_bodies};
 pub use platforms::{carry, move_platforms, platform_deltas};
 pub use separate::separate_characters;
 pub use stance::{apply_stances, body_shape};
+
+/// Runs `f` on every item, on rayon's pool when `parallel` is asked for and the `parallel`
+/// feature is on, else in order. `f` must touch only its own item (and shared reads), so both
+/// ways give identical results.
+pub(crate) fn for_each<T: Send>(items: &mut [T], parallel: bool, f: impl Fn(&mut T) + Sync + Send) {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        items.par_iter_mut().for_each(f);
+        return;
+    }
+    let _ = parallel;
+    items.iter_mut().for_each(f);
+}
+
+/// `items.filter_map(f)` in order, computed on rayon's pool when `parallel` is asked for and
+/// the `parallel` feature is on; the output order is the input order either way.
+pub(crate) fn filter_map<T: Sync, U: Send>(
+    items: &[T],
+    parallel: bool,
+    f: impl Fn(&T) -> Option<U> + Sync + Send,
+) -> Vec<U> {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        return items.par_iter().filter_map(f).collect();
+    }
+    let _ = parallel;
+    items.iter().filter_map(f).collect()
+}

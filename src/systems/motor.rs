@@ -75,12 +75,5 @@ pub fn step_characters(world: &mut World, collision: &CollisionWorld, dt: Real, 
             .motor
             .step(collision, pose, state, &input, &mut last.0);
     };
-    #[cfg(feature = "parallel")]
-    if parallel {
-        use rayon::prelude::*;
-        items.par_iter_mut().for_each(step_one);
-        return;
-    }
-    let _ = parallel;
-    items.iter_mut().for_each(step_one);
+    super::for_each(&mut items, parallel, step_one);
 }

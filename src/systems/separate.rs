@@ -52,21 +52,7 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
     snaps.sort_by_key(|s| s.body);
     let shared: &CollisionWorld = collision;
     let find = |s: &Snapshot| Some((s.body, push_of(s, &snaps, shared)?));
-    let pushes: Vec<(ColliderId, Vec3)> = {
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            if parallel {
-                snaps.par_iter().filter_map(find).collect()
-            } else {
-                snaps.iter().filter_map(find).collect()
-            }
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            snaps.iter().filter_map(find).collect()
-        }
-    };
+    let pushes: Vec<(ColliderId, Vec3)> = super::filter_map(&snaps, parallel, find);
     if pushes.is_empty() {
         return;
     }
@@ -76,18 +62,7 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
             apply_push(&character.motor, shared, pose, state, &pushes[k].1);
         }
     };
-    #[cfg(feature = "parallel")]
-    if parallel {
-        use rayon::prelude::*;
-        items.par_iter_mut().for_each(apply);
-    } else {
-        items.iter_mut().for_each(apply);
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        let _ = parallel;
-        items.iter_mut().for_each(apply);
-    }
+    super::for_each(&mut items, parallel, apply);
     drop(items);
     sync_bodies(world, collision);
 }
