@@ -59,6 +59,9 @@ struct Running {
     controls: Controls,
     last: Instant,
     fps: FpsCounter,
+    started: Instant,
+    frames: u32,
+    quit_after: Option<u32>,
 }
 
 impl Running {
@@ -111,6 +114,9 @@ impl Running {
             play,
             controls: Controls::default(),
             last: Instant::now(),
+            started: Instant::now(),
+            frames: 0,
+            quit_after: args.frames,
             fps: FpsCounter {
                 since: Instant::now(),
                 frames: 0,
@@ -170,8 +176,10 @@ impl Running {
         true
     }
 
-    fn redraw(&mut self) -> Result<(), DemoError> {
+    /// Draws one frame; false once `--frames` frames have been shown.
+    fn redraw(&mut self) -> Result<bool, DemoError> {
         let now = Instant::now();
+        self.frames += 1;
         let dt = (now - self.last).as_secs_f32().min(MAX_FRAME_DT);
         self.last = now;
         self.fps.frames += 1;
@@ -203,7 +211,20 @@ impl Running {
             // Timeouts and the like: skip this frame.
             Err(_) => {}
         }
-        Ok(())
+        Ok(self.quit_after.is_none_or(|n| self.frames < n))
+    }
+
+    /// One line about the run so far.
+    fn summary(&self) -> String {
+        let secs = self.started.elapsed().as_secs_f64();
+        format!(
+            "{} frames in {secs:.1} s ({:.1} fps), {} steps, {} on {}",
+            self.frames,
+            f64::from(self.frames) / secs.max(1e-9),
+            self.play.scene.sim.steps(),
+            self.play.scene.name,
+            self.gpu.describe()
+        )
     }
 }
 
@@ -248,12 +269,17 @@ impl ApplicationHandler for App {
             WindowEvent::MouseInput { state, button, .. } => r.controls.button(button, state),
             WindowEvent::CursorMoved { position, .. } => r.controls.cursor(position.x, position.y),
             WindowEvent::MouseWheel { delta, .. } => r.controls.wheel(delta),
-            WindowEvent::RedrawRequested => {
-                if let Err(e) = r.redraw() {
+            WindowEvent::RedrawRequested => match r.redraw() {
+                Ok(true) => {}
+                Ok(false) => {
+                    println!("{}", r.summary());
+                    event_loop.exit();
+                }
+                Err(e) => {
                     self.error = Some(e);
                     event_loop.exit();
                 }
-            }
+            },
             _ => {}
         }
     }

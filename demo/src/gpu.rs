@@ -27,13 +27,32 @@ fn backend_order() -> Vec<wgpu::Backends> {
     }
 }
 
+fn backend_name(b: wgpu::Backends) -> String {
+    let names: Vec<&str> = [
+        (wgpu::Backends::VULKAN, "vulkan"),
+        (wgpu::Backends::GL, "gl"),
+        (wgpu::Backends::METAL, "metal"),
+        (wgpu::Backends::DX12, "dx12"),
+        (wgpu::Backends::BROWSER_WEBGPU, "webgpu"),
+    ]
+    .iter()
+    .filter(|(flag, _)| b.contains(*flag))
+    .map(|(_, name)| *name)
+    .collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join("+")
+    }
+}
+
 impl Gpu {
     /// Opens a device on the first backend that has an adapter (able to present to `window`
     /// when given).
     pub fn open(window: Option<Arc<Window>>) -> Result<Self, DemoError> {
         let mut tried = Vec::new();
         for backends in backend_order() {
-            tried.push(format!("{backends:?}"));
+            tried.push(backend_name(backends));
             let mut desc = wgpu::InstanceDescriptor::from_env_or_default();
             desc.backends = backends;
             let instance = wgpu::Instance::new(&desc);

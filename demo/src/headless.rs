@@ -26,7 +26,8 @@ pub fn run(args: &Args) -> Result<String, DemoError> {
     let mut play = Play::new(scene, args.scene.clone());
     play.debug = args.debug;
     let mut controls = Controls::default();
-    for _ in 0..args.frames {
+    let frames = args.frames.unwrap_or(120);
+    for _ in 0..frames {
         play.tick(FRAME_DT, &mut controls);
     }
     let samples = gpu.sample_count(FORMAT);
@@ -41,7 +42,7 @@ pub fn run(args: &Args) -> Result<String, DemoError> {
         args.screenshot.display(),
         args.size.0,
         args.size.1,
-        args.frames,
+        frames,
         play.scene.sim.steps(),
         samples,
         gpu.describe(),

@@ -111,8 +111,9 @@ pub struct Args {
     pub scene: PathBuf,
     /// Render offscreen and exit.
     pub headless: bool,
-    /// Frames to simulate before the screenshot (headless).
-    pub frames: u32,
+    /// Frames to simulate before the screenshot (headless, default 120), or to show before
+    /// quitting (window; none: run until closed).
+    pub frames: Option<u32>,
     /// PNG to write (headless).
     pub screenshot: PathBuf,
     /// Image size (headless) or initial window size.
@@ -122,7 +123,7 @@ pub struct Args {
 }
 
 const USAGE: &str = "\
-usage: spherewalk-demo [SCENE.ron] [--debug]
+usage: spherewalk-demo [SCENE.ron] [--debug] [--size WxH] [--frames N (quit after N frames)]
        spherewalk-demo --headless [--frames N] [--screenshot OUT.png] [--scene FILE] [--size WxH] [--debug]
 
 Plays scenes/planet.ron by default. Keys: WASD move (camera-relative), mouse drag look,
@@ -213,18 +214,13 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Args
             _ => set_scene(PathBuf::from(arg), &mut scene)?,
         }
     }
-    if !headless {
-        if frames.is_some() {
-            return Err(DemoError::NeedsHeadless("--frames"));
-        }
-        if screenshot.is_some() {
-            return Err(DemoError::NeedsHeadless("--screenshot"));
-        }
+    if !headless && screenshot.is_some() {
+        return Err(DemoError::NeedsHeadless("--screenshot"));
     }
     Ok(Some(Args {
         scene: scene.unwrap_or_else(|| shipped_scene("planet")),
         headless,
-        frames: frames.unwrap_or(120),
+        frames,
         screenshot: screenshot.unwrap_or_else(|| PathBuf::from("screenshot.png")),
         size: size.unwrap_or((1280, 720)),
         debug,
@@ -285,7 +281,7 @@ mod tests {
             .flatten()
             .expect("valid");
         assert!(a.headless);
-        assert_eq!(a.frames, 30);
+        assert_eq!(a.frames, Some(30));
         assert_eq!(a.size, (320, 192));
         assert_eq!(a.scene, PathBuf::from("s.ron"));
         assert_eq!(a.screenshot, PathBuf::from("o.png"));
@@ -311,7 +307,7 @@ mod tests {
             Err(DemoError::TwoScenes(..))
         ));
         assert!(matches!(
-            parse("--frames 3"),
+            parse("--screenshot a.png"),
             Err(DemoError::NeedsHeadless(_))
         ));
         assert!(matches!(parse("--help"), Ok(None)));

@@ -29,6 +29,9 @@ const PALETTE: [[f32; 3]; 7] = [
     [0.72, 0.72, 0.78],
 ];
 
+/// Spheres further from the camera than this (m) use the coarse mesh.
+const FINE_SPHERE_DISTANCE: f32 = 15.0;
+
 /// Above this many characters, debug drawing shows the controlled one only.
 const DEBUG_ALL_LIMIT: usize = 24;
 
@@ -203,7 +206,8 @@ impl Play {
         let view = self.camera.view(size.0 as f32 / size.1.max(1) as f32);
         let sim = &self.scene.sim;
         let all = self.characters();
-        let mut spheres = Vec::with_capacity(all.len() * 3);
+        let mut spheres = Vec::new();
+        let mut far_spheres = Vec::new();
         let mut lines = Lines::default();
         let debug_all = all.len() <= DEBUG_ALL_LIMIT;
         for (n, &e) in all.iter().enumerate() {
@@ -223,11 +227,13 @@ impl Play {
                 // Alternate shades so each sphere of the stack is visible.
                 let k = if i % 2 == 0 { 1.0 } else { 0.72 };
                 let c = pose.centre_at(s.offset_local);
-                spheres.push(Instance::sphere(
-                    &c,
-                    s.radius,
-                    [rgb[0] * k, rgb[1] * k, rgb[2] * k, 0.0],
-                ));
+                let instance =
+                    Instance::sphere(&c, s.radius, [rgb[0] * k, rgb[1] * k, rgb[2] * k, 0.0]);
+                if (c - view.eye).norm() < FINE_SPHERE_DISTANCE {
+                    spheres.push(instance);
+                } else {
+                    far_spheres.push(instance);
+                }
             }
             if self.debug && (debug_all || Some(e) == self.controlled) {
                 let velocity = sim
@@ -245,6 +251,7 @@ impl Play {
             view,
             Frame {
                 spheres,
+                far_spheres,
                 lines: lines.vertices,
                 hud: hud.vertices,
             },

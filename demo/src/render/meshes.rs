@@ -117,10 +117,11 @@ pub fn shape_mesh(shape: &dyn Shape) -> Vec<MeshVertex> {
     smooth_mesh(&points, &tris)
 }
 
-/// A unit sphere (radius 1, centred on the origin) with exact normals.
-pub fn unit_sphere() -> Vec<MeshVertex> {
+/// A unit sphere (radius 1, centred on the origin) with exact normals, `around` segments
+/// round the equator and `rings` from pole to pole.
+pub fn unit_sphere(around: u32, rings: u32) -> Vec<MeshVertex> {
     let ball = spherewalk::parry3d::shape::Ball::new(1.0);
-    let (points, tris) = ball.to_trimesh(24, 16);
+    let (points, tris) = ball.to_trimesh(around, rings);
     let mut out = smooth_mesh(&points, &tris);
     for v in &mut out {
         let n = na::Vector3::from(v.pos)
@@ -156,6 +157,6 @@ mod tests {
         let mesh = shape_mesh(c.as_ref());
         assert!(mesh.len() > 36);
         assert!(mesh.iter().any(|v| v.pos[0] > 1.4));
-        assert!(!unit_sphere().is_empty());
+        assert!(!unit_sphere(12, 8).is_empty());
     }
 }

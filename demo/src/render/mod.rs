@@ -78,8 +78,10 @@ pub struct View {
 /// What one frame draws besides the scenery (which comes from the sim's colliders).
 #[derive(Clone, Debug, Default)]
 pub struct Frame {
-    /// Character spheres.
+    /// Character spheres near the camera (fine mesh).
     pub spheres: Vec<Instance>,
+    /// Character spheres far from the camera (coarse mesh: crowds stay cheap).
+    pub far_spheres: Vec<Instance>,
     /// Debug line segments (pairs of vertices).
     pub lines: Vec<ColourVertex>,
     /// HUD triangles (clip space).
@@ -178,6 +180,8 @@ pub struct Renderer {
     scenery_instances: DynBuffer,
     sphere: GpuMesh,
     spheres: DynBuffer,
+    far_sphere: GpuMesh,
+    far_spheres: DynBuffer,
     lines: DynBuffer,
     hud: DynBuffer,
 }
@@ -381,8 +385,10 @@ impl Renderer {
             hud_pipeline,
             scenery: Vec::new(),
             scenery_instances: DynBuffer::new(device, "scenery instances"),
-            sphere: GpuMesh::new(device, "unit sphere", &meshes::unit_sphere()),
+            sphere: GpuMesh::new(device, "unit sphere", &meshes::unit_sphere(24, 16)),
             spheres: DynBuffer::new(device, "sphere instances"),
+            far_sphere: GpuMesh::new(device, "coarse unit sphere", &meshes::unit_sphere(12, 8)),
+            far_spheres: DynBuffer::new(device, "far sphere instances"),
             lines: DynBuffer::new(device, "lines"),
             hud: DynBuffer::new(device, "hud"),
         }
@@ -480,6 +486,8 @@ impl Renderer {
             .write(&self.device, &self.queue, &scenery);
         self.spheres
             .write(&self.device, &self.queue, &frame.spheres);
+        self.far_spheres
+            .write(&self.device, &self.queue, &frame.far_spheres);
         self.lines.write(&self.device, &self.queue, &frame.lines);
         self.hud.write(&self.device, &self.queue, &frame.hud);
     }
@@ -530,10 +538,15 @@ impl Renderer {
                 pass.set_vertex_buffer(0, item.mesh.vertices.slice(..));
                 pass.draw(0..item.mesh.count, i..i + 1);
             }
-            if self.spheres.len > 0 {
-                pass.set_vertex_buffer(0, self.sphere.vertices.slice(..));
-                pass.set_vertex_buffer(1, self.spheres.buffer.slice(..));
-                pass.draw(0..self.sphere.count, 0..self.spheres.len);
+            for (mesh, instances) in [
+                (&self.sphere, &self.spheres),
+                (&self.far_sphere, &self.far_spheres),
+            ] {
+                if instances.len > 0 {
+                    pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                    pass.set_vertex_buffer(1, instances.buffer.slice(..));
+                    pass.draw(0..mesh.count, 0..instances.len);
+                }
             }
             if self.lines.len > 0 {
                 pass.set_pipeline(&self.line_pipeline);

@@ -16,7 +16,7 @@ fn sky_colour(dir: vec3<f32>) -> vec3<f32> {
     let h = dot(normalize(dir), g.up.xyz);
     let zenith = vec3<f32>(0.10, 0.24, 0.60);
     let horizon = vec3<f32>(0.62, 0.74, 0.88);
-    let below = vec3<f32>(0.30, 0.33, 0.36);
+    let below = vec3<f32>(0.22, 0.26, 0.33);
     var c: vec3<f32>;
     if (h >= 0.0) {
         c = mix(horizon, zenith, pow(h, 0.6));
