@@ -127,7 +127,8 @@ usage: spherewalk-demo [SCENE.ron] [--debug] [--size WxH] [--frames N (quit afte
        spherewalk-demo --headless [--frames N] [--screenshot OUT.png] [--scene FILE] [--size WxH] [--debug]
 
 Plays scenes/planet.ron by default. Keys: WASD move (camera-relative), mouse drag look,
-wheel zoom, Space jump, C crouch, Tab switch character, F1 debug draw, 1-5 shipped scenes, Esc quit.
+wheel zoom, Space jump, C crouch, Tab switch character, F1 debug draw, 1-5 shipped scenes,
+R restart, Esc quit.
 Backends: Vulkan then GL; set WGPU_BACKEND=vulkan|gl to choose.";
 
 /// The scenes shipped in `scenes/`, in the order of the number keys.

@@ -330,3 +330,72 @@ impl Play {
         hud
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spherewalk::input::Wander;
+    use winit::event::ElementState;
+    use winit::keyboard::KeyCode;
+
+    fn play(name: &str) -> Play {
+        let path = crate::shipped_scene(name);
+        let scene = crate::load_scene(&path).expect("shipped scene loads");
+        Play::new(scene, path)
+    }
+
+    fn position(play: &Play) -> spherewalk::Point3 {
+        let e = play.controlled.expect("a controlled character");
+        play.scene
+            .sim
+            .world
+            .get::<&Pose>(e)
+            .map(|p| p.position)
+            .expect("a pose")
+    }
+
+    #[test]
+    fn w_walks_away_from_the_camera() {
+        let mut play = play("playground");
+        let mut controls = Controls::default();
+        // Turn the camera a quarter turn first: W must follow the camera, not the world.
+        controls.button(winit::event::MouseButton::Left, ElementState::Pressed);
+        controls.cursor(0.0, 0.0);
+        controls.cursor(314.0, 0.0);
+        play.tick(1.0 / 60.0, &mut controls);
+        let forward = play.camera.orientation() * -Vec3::z();
+        let start = position(&play);
+        controls.key(KeyCode::KeyW, ElementState::Pressed, false);
+        for _ in 0..60 {
+            play.tick(1.0 / 60.0, &mut controls);
+        }
+        let moved = position(&play) - start;
+        let along = moved.dot(&forward);
+        assert!(along > 2.0, "moved {moved:?}, forward {forward:?}");
+        assert!(along > 0.8 * moved.norm());
+    }
+
+    #[test]
+    fn tab_cycles_and_gives_ai_input_back() {
+        let mut play = play("planet");
+        let wanderers = |p: &Play| p.scene.sim.world.query::<&Wander>().iter().count();
+        let players = |p: &Play| p.scene.sim.world.query::<&PlayerInput>().iter().count();
+        let before = (wanderers(&play), players(&play));
+        let first = play.controlled;
+        let n = play.characters().len();
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..n {
+            play.switch_character();
+            seen.insert(play.controlled);
+            // The controlled character always has player input; at most one was taken over.
+            let e = play.controlled.expect("controlled");
+            assert!(play.scene.sim.world.get::<&PlayerInput>(e).is_ok());
+            assert!(players(&play) <= before.1 + 1);
+            let mut controls = Controls::default();
+            play.tick(1.0 / 60.0, &mut controls);
+        }
+        assert_eq!(seen.len(), n);
+        assert_eq!(play.controlled, first);
+        assert_eq!((wanderers(&play), players(&play)), before);
+    }
+}
