@@ -1,0 +1,292 @@
+//! The window: winit event handling around [`Play`] and [`Renderer`].
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::{KeyEvent, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::PhysicalKey;
+use winit::window::{Window, WindowId};
+
+use crate::gpu::Gpu;
+use crate::input::{Action, Controls};
+use crate::play::Play;
+use crate::render::Renderer;
+use crate::{Args, DemoError, SHIPPED_SCENES, load_scene, shipped_scene};
+
+/// Longest frame time fed to the sim (s): a stall does not turn into a burst of steps.
+const MAX_FRAME_DT: f32 = 0.25;
+
+/// Opens the window and plays until it is closed.
+pub fn run(args: Args) -> Result<(), DemoError> {
+    // Load first so a bad scene fails before any window opens.
+    let scene = load_scene(&args.scene)?;
+    let event_loop = EventLoop::new()?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    let mut app = App {
+        pending: Some(Play::new(scene, args.scene.clone())),
+        args,
+        running: None,
+        error: None,
+    };
+    event_loop.run_app(&mut app)?;
+    app.error.map_or(Ok(()), Err)
+}
+
+struct App {
+    args: Args,
+    pending: Option<Play>,
+    running: Option<Running>,
+    error: Option<DemoError>,
+}
+
+/// Frames per second, averaged over about half a second.
+struct FpsCounter {
+    since: Instant,
+    frames: u32,
+    fps: f32,
+}
+
+struct Running {
+    window: Arc<Window>,
+    gpu: Gpu,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    renderer: Renderer,
+    play: Play,
+    controls: Controls,
+    last: Instant,
+    fps: FpsCounter,
+    started: Instant,
+    frames: u32,
+    quit_after: Option<u32>,
+}
+
+impl Running {
+    fn start(event_loop: &ActiveEventLoop, args: &Args, play: Play) -> Result<Self, DemoError> {
+        let attributes = Window::default_attributes()
+            .with_title("spherewalk")
+            .with_inner_size(PhysicalSize::new(args.size.0, args.size.1));
+        let window = Arc::new(event_loop.create_window(attributes)?);
+        let mut gpu = Gpu::open(Some(window.clone()))?;
+        let surface = gpu.surface.take().ok_or(DemoError::SurfaceUnsupported)?;
+        let caps = surface.get_capabilities(&gpu.adapter);
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.is_srgb())
+            .or_else(|| caps.formats.first().copied())
+            .ok_or(DemoError::SurfaceUnsupported)?;
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+        };
+        surface.configure(&gpu.device, &config);
+        let samples = gpu.sample_count(format);
+        let mut renderer = Renderer::new(
+            &gpu.device,
+            &gpu.queue,
+            format,
+            samples,
+            (config.width, config.height),
+        );
+        renderer.set_scene(&play.scene.sim);
+        let mut running = Self {
+            window,
+            gpu,
+            surface,
+            config,
+            renderer,
+            play,
+            controls: Controls::default(),
+            last: Instant::now(),
+            started: Instant::now(),
+            frames: 0,
+            quit_after: args.frames,
+            fps: FpsCounter {
+                since: Instant::now(),
+                frames: 0,
+                fps: 0.0,
+            },
+        };
+        running.play.debug = args.debug;
+        running.set_title();
+        Ok(running)
+    }
+
+    fn set_title(&self) {
+        self.window.set_title(&format!(
+            "spherewalk - {} - {}x MSAA on {}",
+            self.play.scene.name,
+            self.renderer.samples(),
+            self.gpu.describe()
+        ));
+    }
+
+    fn resize(&mut self, size: PhysicalSize<u32>) {
+        if size.width == 0 || size.height == 0 {
+            return;
+        }
+        self.config.width = size.width;
+        self.config.height = size.height;
+        self.surface.configure(&self.gpu.device, &self.config);
+        self.renderer.resize((size.width, size.height));
+    }
+
+    fn load(&mut self, path: std::path::PathBuf) {
+        match load_scene(&path) {
+            Ok(scene) => {
+                let debug = self.play.debug;
+                self.play = Play::new(scene, path);
+                self.play.debug = debug;
+                self.renderer.set_scene(&self.play.scene.sim);
+                self.set_title();
+            }
+            Err(e) => eprintln!("error: {e}"),
+        }
+    }
+
+    /// Handles one action; false to quit.
+    fn act(&mut self, action: Action) -> bool {
+        match action {
+            Action::SwitchCharacter => self.play.switch_character(),
+            Action::ToggleDebug => self.play.debug = !self.play.debug,
+            Action::LoadScene(i) => {
+                if let Some(name) = SHIPPED_SCENES.get(i) {
+                    self.load(shipped_scene(name));
+                }
+            }
+            Action::Reload => self.load(self.play.path.clone()),
+            Action::Quit => return false,
+        }
+        true
+    }
+
+    /// Draws one frame; false once `--frames` frames have been shown.
+    fn redraw(&mut self) -> Result<bool, DemoError> {
+        let now = Instant::now();
+        self.frames += 1;
+        let dt = (now - self.last).as_secs_f32().min(MAX_FRAME_DT);
+        self.last = now;
+        self.fps.frames += 1;
+        let window = (now - self.fps.since).as_secs_f32();
+        if window >= 0.5 {
+            self.fps.fps = self.fps.frames as f32 / window;
+            self.fps.frames = 0;
+            self.fps.since = now;
+        }
+        self.play.tick(dt, &mut self.controls);
+        let size = (self.config.width, self.config.height);
+        let (view, frame) = self.play.frame(size, Some(self.fps.fps));
+        self.renderer.update(&self.play.scene.sim, &view, &frame);
+        match self.surface.get_current_texture() {
+            Ok(texture) => {
+                let target = texture
+                    .texture
+                    .create_view(&wgpu::TextureViewDescriptor::default());
+                self.renderer.render(&target);
+                self.window.pre_present_notify();
+                texture.present();
+            }
+            Err(wgpu::SurfaceError::Lost | wgpu::SurfaceError::Outdated) => {
+                self.surface.configure(&self.gpu.device, &self.config);
+            }
+            Err(wgpu::SurfaceError::OutOfMemory) => {
+                return Err(DemoError::Frame("out of memory".into()));
+            }
+            // Timeouts and the like: skip this frame.
+            Err(_) => {}
+        }
+        Ok(self.quit_after.is_none_or(|n| self.frames < n))
+    }
+
+    /// One line about the run so far.
+    fn summary(&self) -> String {
+        let secs = self.started.elapsed().as_secs_f64();
+        format!(
+            "{} frames in {secs:.1} s ({:.1} fps), {} steps, {} on {}",
+            self.frames,
+            f64::from(self.frames) / secs.max(1e-9),
+            self.play.scene.sim.steps(),
+            self.play.scene.name,
+            self.gpu.describe()
+        )
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(play) = self.pending.take() else {
+            return;
+        };
+        match Running::start(event_loop, &self.args, play) {
+            Ok(running) => self.running = Some(running),
+            Err(e) => {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(r) = self.running.as_mut() else {
+            return;
+        };
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => r.resize(size),
+            WindowEvent::Focused(false) => r.controls.release_all(),
+            WindowEvent::KeyboardInput {
+                event:
+                    KeyEvent {
+                        physical_key: PhysicalKey::Code(code),
+                        state,
+                        repeat,
+                        ..
+                    },
+                ..
+            } => {
+                if let Some(action) = r.controls.key(code, state, repeat)
+                    && !r.act(action)
+                {
+                    event_loop.exit();
+                }
+            }
+            WindowEvent::MouseInput { state, button, .. } => r.controls.button(button, state),
+            WindowEvent::CursorMoved { position, .. } => r.controls.cursor(position.x, position.y),
+            WindowEvent::MouseWheel { delta, .. } => r.controls.wheel(delta),
+            WindowEvent::RedrawRequested => match r.redraw() {
+                Ok(true) => {}
+                Ok(false) => {
+                    println!("{}", r.summary());
+                    event_loop.exit();
+                }
+                Err(e) => {
+                    self.error = Some(e);
+                    event_loop.exit();
+                }
+            },
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(r) = &self.running {
+            r.window.request_redraw();
+        }
+    }
+}

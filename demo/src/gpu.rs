@@ -1,0 +1,119 @@
+//! Adapter and device: backends Vulkan then GL (or `WGPU_BACKEND`), so Mesa's lavapipe or
+//! llvmpipe serve when there is no GPU.
+
+use std::sync::Arc;
+
+use winit::window::Window;
+
+use crate::DemoError;
+
+/// An open device, with the window surface when there is a window.
+pub struct Gpu {
+    /// The adapter in use (for capability queries).
+    pub adapter: wgpu::Adapter,
+    /// The device.
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+    /// The window surface (none headless).
+    pub surface: Option<wgpu::Surface<'static>>,
+}
+
+/// The backends to try, in order: `WGPU_BACKEND` when set, else Vulkan then GL.
+fn backend_order() -> Vec<wgpu::Backends> {
+    match wgpu::Backends::from_env() {
+        Some(b) => vec![b],
+        None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
+    }
+}
+
+fn backend_name(b: wgpu::Backends) -> String {
+    let names: Vec<&str> = [
+        (wgpu::Backends::VULKAN, "vulkan"),
+        (wgpu::Backends::GL, "gl"),
+        (wgpu::Backends::METAL, "metal"),
+        (wgpu::Backends::DX12, "dx12"),
+        (wgpu::Backends::BROWSER_WEBGPU, "webgpu"),
+    ]
+    .iter()
+    .filter(|(flag, _)| b.contains(*flag))
+    .map(|(_, name)| *name)
+    .collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join("+")
+    }
+}
+
+impl Gpu {
+    /// Opens a device on the first backend that has an adapter (able to present to `window`
+    /// when given).
+    pub fn open(window: Option<Arc<Window>>) -> Result<Self, DemoError> {
+        let mut tried = Vec::new();
+        for backends in backend_order() {
+            tried.push(backend_name(backends));
+            let mut desc = wgpu::InstanceDescriptor::from_env_or_default();
+            desc.backends = backends;
+            let instance = wgpu::Instance::new(&desc);
+            let surface = match &window {
+                Some(w) => match instance.create_surface(w.clone()) {
+                    Ok(s) => Some(s),
+                    // This backend cannot draw to the window; try the next one.
+                    Err(_) => continue,
+                },
+                None => None,
+            };
+            let options = wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: surface.as_ref(),
+            };
+            let Ok(adapter) = pollster::block_on(instance.request_adapter(&options)) else {
+                continue;
+            };
+            let limits =
+                wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits());
+            let (device, queue) =
+                pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+                    label: Some("spherewalk-demo"),
+                    required_features: wgpu::Features::empty(),
+                    required_limits: limits,
+                    experimental_features: wgpu::ExperimentalFeatures::disabled(),
+                    memory_hints: wgpu::MemoryHints::Performance,
+                    trace: wgpu::Trace::Off,
+                }))?;
+            return Ok(Self {
+                adapter,
+                device,
+                queue,
+                surface,
+            });
+        }
+        Err(DemoError::NoAdapter {
+            tried: tried.join(", "),
+        })
+    }
+
+    /// One line naming the adapter and backend.
+    pub fn describe(&self) -> String {
+        let info = self.adapter.get_info();
+        format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+    }
+
+    /// The MSAA sample count to use for `format`: 4 where the adapter supports it (for the
+    /// colour format and the depth format), else 1.
+    pub fn sample_count(&self, format: wgpu::TextureFormat) -> u32 {
+        let ok = |f: wgpu::TextureFormat| {
+            self.adapter
+                .get_texture_format_features(f)
+                .flags
+                .sample_count_supported(4)
+        };
+        if ok(format) && ok(crate::render::DEPTH_FORMAT) {
+            4
+        } else {
+            1
+        }
+    }
+}

@@ -1,0 +1,401 @@
+//! The playing state shared by the window and `--headless`: the scene, the controlled
+//! character, the camera, and what to draw each frame.
+
+use std::path::PathBuf;
+
+use spherewalk::components::{Character, LastStep, Name, Stance};
+use spherewalk::hecs::Entity;
+use spherewalk::input::{PlayerInput, Script, Wander};
+use spherewalk::scene::Scene;
+use spherewalk::{MotorState, Pose, Real, Vec3};
+
+use crate::camera::OrbitCamera;
+use crate::hud::Hud;
+use crate::input::Controls;
+use crate::render::lines::Lines;
+use crate::render::{Frame, Instance, View};
+
+/// The controlled character's colour (linear RGB): an orange nothing else in the demo uses.
+pub const PLAYER_COLOUR: [f32; 3] = [1.0, 0.36, 0.03];
+
+/// Other characters' colours (linear RGB): blues, greens, purples and greys, never orange.
+const PALETTE: [[f32; 3]; 7] = [
+    [0.10, 0.28, 0.90],
+    [0.08, 0.62, 0.72],
+    [0.48, 0.20, 0.80],
+    [0.80, 0.14, 0.52],
+    [0.18, 0.62, 0.18],
+    [0.42, 0.78, 0.10],
+    [0.72, 0.72, 0.78],
+];
+
+/// Spheres further from the camera than this (m) use the coarse mesh.
+const FINE_SPHERE_DISTANCE: f32 = 15.0;
+
+/// Above this many characters, debug drawing shows the controlled one only.
+const DEBUG_ALL_LIMIT: usize = 24;
+
+/// AI input taken off a character while the player controls it (given back on Tab).
+enum Taken {
+    Wander(Wander),
+    Script(Script),
+    Nothing,
+}
+
+/// A scene being played.
+pub struct Play {
+    /// The scene and its simulation.
+    pub scene: Scene,
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    /// The orbit camera.
+    pub camera: OrbitCamera,
+    /// The character the keys drive.
+    pub controlled: Option<Entity>,
+    taken: Option<(Entity, Taken)>,
+    /// Debug drawing on.
+    pub debug: bool,
+}
+
+impl Play {
+    /// Starts playing `scene`, controlling its first player character (or its first
+    /// character when none has player input).
+    pub fn new(scene: Scene, path: PathBuf) -> Self {
+        let count = scene.sim.world.query::<&Character>().iter().count();
+        // Crowds are framed from further away and higher up.
+        let camera = if count > 50 {
+            OrbitCamera::new(16.0, 0.6)
+        } else {
+            OrbitCamera::new(7.0, 0.38)
+        };
+        let mut play = Self {
+            scene,
+            path,
+            camera,
+            controlled: None,
+            taken: None,
+            debug: false,
+        };
+        let characters = play.characters();
+        let first_player = characters
+            .iter()
+            .copied()
+            .find(|&e| play.scene.sim.world.get::<&PlayerInput>(e).is_ok());
+        if let Some(e) = first_player.or_else(|| characters.first().copied()) {
+            play.take_control(e);
+        }
+        play.follow(0.0);
+        play
+    }
+
+    /// Every character entity, in spawn order.
+    pub fn characters(&self) -> Vec<Entity> {
+        let mut v: Vec<Entity> = self
+            .scene
+            .sim
+            .world
+            .query::<(Entity, &Character)>()
+            .iter()
+            .map(|(e, _)| e)
+            .collect();
+        v.sort_by_key(|e| e.id());
+        v
+    }
+
+    fn take_control(&mut self, e: Entity) {
+        let world = &mut self.scene.sim.world;
+        if world.get::<&PlayerInput>(e).is_err() {
+            let taken = if let Ok(w) = world.remove_one::<Wander>(e) {
+                Taken::Wander(w)
+            } else if let Ok(s) = world.remove_one::<Script>(e) {
+                Taken::Script(s)
+            } else {
+                Taken::Nothing
+            };
+            let input = PlayerInput {
+                speed: 4.0,
+                ..PlayerInput::default()
+            };
+            if world.insert_one(e, input).is_ok() {
+                self.taken = Some((e, taken));
+            }
+        }
+        self.controlled = Some(e);
+    }
+
+    fn release_control(&mut self, e: Entity) {
+        let world = &mut self.scene.sim.world;
+        match self.taken.take() {
+            Some((owner, taken)) if owner == e => {
+                let _ = world.remove_one::<PlayerInput>(e);
+                // The entity exists (it was just controlled), so these inserts succeed.
+                let _ = match taken {
+                    Taken::Wander(w) => world.insert_one(e, w),
+                    Taken::Script(s) => world.insert_one(e, s),
+                    Taken::Nothing => Ok(()),
+                };
+            }
+            other => {
+                self.taken = other;
+                if let Ok(mut input) = world.get::<&mut PlayerInput>(e) {
+                    input.axes = [0.0, 0.0];
+                    input.jump = false;
+                    input.crouch = false;
+                }
+            }
+        }
+    }
+
+    /// Hands control to the next character (Tab).
+    pub fn switch_character(&mut self) {
+        let all = self.characters();
+        if all.is_empty() {
+            return;
+        }
+        let next = match self.controlled {
+            Some(c) => {
+                let i = all.iter().position(|&e| e == c).map_or(0, |i| i + 1);
+                all[i % all.len()]
+            }
+            None => all[0],
+        };
+        if let Some(c) = self.controlled {
+            self.release_control(c);
+        }
+        self.take_control(next);
+    }
+
+    fn follow(&mut self, dt: Real) {
+        let Some(e) = self.controlled else { return };
+        let Some(pose) = self.scene.sim.render_pose(e) else {
+            return;
+        };
+        let height = self
+            .scene
+            .sim
+            .world
+            .get::<&Character>(e)
+            .map(|c| c.motor.stack().height() * 0.85)
+            .unwrap_or(1.5);
+        self.camera.follow(&pose, height, dt);
+    }
+
+    /// One frame of `dt` seconds: mouse to camera, keys to the controlled character's
+    /// [`PlayerInput`], the sim advanced, the camera moved after the character. Returns
+    /// the number of fixed steps run.
+    pub fn tick(&mut self, dt: Real, controls: &mut Controls) -> u32 {
+        let (dx, dy) = controls.take_look();
+        self.camera.orbit(dx, dy);
+        self.camera.zoom(controls.take_zoom());
+        if let Some(e) = self.controlled
+            && let Ok(mut input) = self.scene.sim.world.get::<&mut PlayerInput>(e)
+        {
+            input.axes = controls.axes();
+            input.jump = controls.jump;
+            input.crouch = controls.crouch;
+            input.camera = self.camera.orientation();
+        }
+        let steps = self.scene.sim.advance(dt);
+        self.follow(dt);
+        steps
+    }
+
+    /// The camera view and everything to draw for a target of `size` pixels. `fps` is
+    /// shown in the HUD (none: fixed time step, headless).
+    pub fn frame(&self, size: (u32, u32), fps: Option<f32>) -> (View, Frame) {
+        let view = self.camera.view(size.0 as f32 / size.1.max(1) as f32);
+        let sim = &self.scene.sim;
+        let all = self.characters();
+        let mut spheres = Vec::new();
+        let mut far_spheres = Vec::new();
+        let mut lines = Lines::default();
+        let debug_all = all.len() <= DEBUG_ALL_LIMIT;
+        for (n, &e) in all.iter().enumerate() {
+            let Some(pose) = sim.render_pose(e) else {
+                continue;
+            };
+            let Ok(character) = sim.world.get::<&Character>(e) else {
+                continue;
+            };
+            let rgb = if Some(e) == self.controlled {
+                PLAYER_COLOUR
+            } else {
+                PALETTE[n % PALETTE.len()]
+            };
+            let stack = character.motor.stack().spheres();
+            for (i, s) in stack.iter().enumerate() {
+                // Alternate shades so each sphere of the stack is visible.
+                let k = if i % 2 == 0 { 1.0 } else { 0.72 };
+                let c = pose.centre_at(s.offset_local);
+                let instance =
+                    Instance::sphere(&c, s.radius, [rgb[0] * k, rgb[1] * k, rgb[2] * k, 0.0]);
+                if (c - view.eye).norm() < FINE_SPHERE_DISTANCE {
+                    spheres.push(instance);
+                } else {
+                    far_spheres.push(instance);
+                }
+            }
+            if self.debug && (debug_all || Some(e) == self.controlled) {
+                let velocity = sim
+                    .world
+                    .get::<&MotorState>(e)
+                    .map(|m| m.velocity)
+                    .unwrap_or_else(|_| Vec3::zeros());
+                if let Ok(last) = sim.world.get::<&LastStep>(e) {
+                    lines.character(&pose, stack, &last.0, &velocity);
+                }
+            }
+        }
+        let hud = self.hud(size, fps);
+        (
+            view,
+            Frame {
+                spheres,
+                far_spheres,
+                lines: lines.vertices,
+                hud: hud.vertices,
+            },
+        )
+    }
+
+    fn hud(&self, size: (u32, u32), fps: Option<f32>) -> Hud {
+        let scale = if size.1 >= 600 { 2.0 } else { 1.0 };
+        let mut hud = Hud::new(size, scale);
+        let sim = &self.scene.sim;
+        let mut lines = Vec::new();
+        let mut title = format!(
+            "SPHEREWALK - {}: {}",
+            self.scene.name, self.scene.description
+        );
+        if title.chars().count() > 90 {
+            title = title.chars().take(87).collect::<String>() + "...";
+        }
+        lines.push(title);
+        if let Some(e) = self.controlled {
+            let name = sim
+                .world
+                .get::<&Name>(e)
+                .map(|n| n.0.clone())
+                .unwrap_or_else(|_| "?".to_owned());
+            let spheres = sim
+                .world
+                .get::<&Character>(e)
+                .map(|c| c.motor.stack().len())
+                .unwrap_or(0);
+            let crouching = sim
+                .world
+                .get::<&Stance>(e)
+                .map(|s| s.crouching)
+                .unwrap_or(false);
+            let (grounded, slope) = sim
+                .world
+                .get::<&LastStep>(e)
+                .map(|l| {
+                    (
+                        l.0.is_grounded(),
+                        l.0.ground_hit.as_ref().map(|g| g.slope_angle.to_degrees()),
+                    )
+                })
+                .unwrap_or((false, None));
+            let speed = sim
+                .world
+                .get::<&MotorState>(e)
+                .map(|m| m.velocity.norm())
+                .unwrap_or(0.0);
+            let up = sim
+                .world
+                .get::<&Pose>(e)
+                .map(|p| p.up().into_inner())
+                .unwrap_or_else(|_| Vec3::y());
+            lines.push(format!(
+                "{name} ({spheres} SPHERES{})  {}  SLOPE {}  SPEED {speed:.2} M/S",
+                if crouching { ", CROUCHING" } else { "" },
+                if grounded { "GROUNDED" } else { "AIRBORNE" },
+                slope.map_or("-".to_owned(), |s| format!("{s:.1} DEG")),
+            ));
+            lines.push(format!("UP ({:+.2} {:+.2} {:+.2})", up.x, up.y, up.z));
+        }
+        lines.push(format!(
+            "{}  T {:.2} S  STEP {}  CHARACTERS {}{}",
+            fps.map_or("FIXED DT 1/60".to_owned(), |f| format!("FPS {f:.0}")),
+            sim.time(),
+            sim.steps(),
+            self.characters().len(),
+            if self.debug { "  DEBUG" } else { "" },
+        ));
+        hud.panel(8.0, 8.0, &lines);
+        let help = "WASD MOVE  DRAG LOOK  WHEEL ZOOM  SPACE JUMP  C CROUCH  TAB SWITCH  F1 DEBUG  1-5 SCENES";
+        let y = size.1 as f32 - 8.0 - 14.0 * scale;
+        hud.panel(8.0, y, &[help.to_owned()]);
+        hud
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spherewalk::input::Wander;
+    use winit::event::ElementState;
+    use winit::keyboard::KeyCode;
+
+    fn play(name: &str) -> Play {
+        let path = crate::shipped_scene(name);
+        let scene = crate::load_scene(&path).expect("shipped scene loads");
+        Play::new(scene, path)
+    }
+
+    fn position(play: &Play) -> spherewalk::Point3 {
+        let e = play.controlled.expect("a controlled character");
+        play.scene
+            .sim
+            .world
+            .get::<&Pose>(e)
+            .map(|p| p.position)
+            .expect("a pose")
+    }
+
+    #[test]
+    fn w_walks_away_from_the_camera() {
+        let mut play = play("playground");
+        let mut controls = Controls::default();
+        // Turn the camera a quarter turn first: W must follow the camera, not the world.
+        controls.button(winit::event::MouseButton::Left, ElementState::Pressed);
+        controls.cursor(0.0, 0.0);
+        controls.cursor(314.0, 0.0);
+        play.tick(1.0 / 60.0, &mut controls);
+        let forward = play.camera.orientation() * -Vec3::z();
+        let start = position(&play);
+        controls.key(KeyCode::KeyW, ElementState::Pressed, false);
+        for _ in 0..60 {
+            play.tick(1.0 / 60.0, &mut controls);
+        }
+        let moved = position(&play) - start;
+        let along = moved.dot(&forward);
+        assert!(along > 2.0, "moved {moved:?}, forward {forward:?}");
+        assert!(along > 0.8 * moved.norm());
+    }
+
+    #[test]
+    fn tab_cycles_and_gives_ai_input_back() {
+        let mut play = play("planet");
+        let wanderers = |p: &Play| p.scene.sim.world.query::<&Wander>().iter().count();
+        let players = |p: &Play| p.scene.sim.world.query::<&PlayerInput>().iter().count();
+        let before = (wanderers(&play), players(&play));
+        let first = play.controlled;
+        let n = play.characters().len();
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..n {
+            play.switch_character();
+            seen.insert(play.controlled);
+            // The controlled character always has player input; at most one was taken over.
+            let e = play.controlled.expect("controlled");
+            assert!(play.scene.sim.world.get::<&PlayerInput>(e).is_ok());
+            assert!(players(&play) <= before.1 + 1);
+            let mut controls = Controls::default();
+            play.tick(1.0 / 60.0, &mut controls);
+        }
+        assert_eq!(seen.len(), n);
+        assert_eq!(play.controlled, first);
+        assert_eq!((wanderers(&play), players(&play)), before);
+    }
+}
