@@ -75,7 +75,9 @@ pub enum DemoError {
     #[error("the adapter cannot present to this window")]
     SurfaceUnsupported,
     /// The window system failed.
-    #[error("window system error: {0}")]
+    #[error(
+        "window system error: {0}\n(no display? `--headless --frames 120 --screenshot out.png` renders without a window)"
+    )]
     EventLoop(#[from] winit::error::EventLoopError),
     /// A window could not be opened.
     #[error("cannot open a window: {0}")]
