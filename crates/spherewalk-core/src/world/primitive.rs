@@ -5,7 +5,7 @@ use super::{ColliderId, CollisionWorld};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
 use parry3d::bounding_volume::Aabb;
 use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
-use parry3d::shape::{Ball, Shape, Triangle};
+use parry3d::shape::{Ball, Shape, ShapeType, Triangle};
 
 /// Below this length (m) a direction is treated as degenerate.
 const DEGENERATE: Real = 1e-7;
@@ -239,7 +239,6 @@ fn push_shape_primitives(
     aabb: &Aabb,
     out: &mut Vec<Primitive>,
 ) {
-    let local_aabb = aabb.transform_by(&pose.inverse());
     let mut push_triangle = |tri: &Triangle, flip: bool| {
         let corners = [pose * tri.a, pose * tri.b, pose * tri.c];
         let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
@@ -254,46 +253,60 @@ fn push_shape_primitives(
             });
         }
     };
-    if let Some(mesh) = shape.as_trimesh() {
-        for i in mesh.bvh().intersect_aabb(&local_aabb) {
-            push_triangle(&mesh.triangle(i), false);
+    // One virtual call picks the kind; most shapes (balls, boxes, character bodies' balls)
+    // take the last arm without any further downcast.
+    match shape.shape_type() {
+        ShapeType::TriMesh => {
+            if let Some(mesh) = shape.as_trimesh() {
+                let local_aabb = aabb.transform_by(&pose.inverse());
+                for i in mesh.bvh().intersect_aabb(&local_aabb) {
+                    push_triangle(&mesh.triangle(i), false);
+                }
+            }
         }
-    } else if let Some(field) = shape.as_heightfield() {
-        field.map_elements_in_local_aabb(&local_aabb, &mut |_, tri| {
-            // Heightfield fronts face the field's local +Y, whatever the winding.
-            let n = (tri.b - tri.a).cross(&(tri.c - tri.a));
-            push_triangle(tri, n.y < 0.0);
-        });
-    } else if let Some(compound) = shape.as_compound() {
-        if part != WHOLE {
+        ShapeType::HeightField => {
+            if let Some(field) = shape.as_heightfield() {
+                let local_aabb = aabb.transform_by(&pose.inverse());
+                field.map_elements_in_local_aabb(&local_aabb, &mut |_, tri| {
+                    // Heightfield fronts face the field's local +Y, whatever the winding.
+                    let n = (tri.b - tri.a).cross(&(tri.c - tri.a));
+                    push_triangle(tri, n.y < 0.0);
+                });
+            }
+        }
+        ShapeType::Compound => {
             // NOTE: parry forbids compounds inside compounds; nothing deeper to visit.
-            return;
-        }
-        for (i, (sub_pose, sub)) in compound.shapes().iter().enumerate() {
-            let world_pose = pose * sub_pose;
-            if sub.compute_aabb(&world_pose).intersects(aabb) {
-                if sub.as_trimesh().is_some() || sub.as_heightfield().is_some() {
-                    push_shape_primitives(owner, &*sub.0, &world_pose, i as u32, aabb, out);
-                } else {
-                    out.push(Primitive {
+            let Some(compound) = shape.as_compound().filter(|_| part == WHOLE) else {
+                return;
+            };
+            for (i, (sub_pose, sub)) in compound.shapes().iter().enumerate() {
+                let world_pose = pose * sub_pose;
+                let sub_aabb = sub.compute_aabb(&world_pose);
+                if !sub_aabb.intersects(aabb) {
+                    continue;
+                }
+                match sub.shape_type() {
+                    ShapeType::TriMesh | ShapeType::HeightField => {
+                        push_shape_primitives(owner, &*sub.0, &world_pose, i as u32, aabb, out);
+                    }
+                    _ => out.push(Primitive {
                         collider: owner.collider,
                         walkable: owner.walkable,
-                        aabb: sub.compute_aabb(&world_pose),
+                        aabb: sub_aabb,
                         shape: PrimitiveShape::Solid {
                             part: i as u32,
                             pose: world_pose,
                         },
-                    });
+                    }),
                 }
             }
         }
-    } else {
-        out.push(Primitive {
+        _ => out.push(Primitive {
             collider: owner.collider,
             walkable: owner.walkable,
             aabb: shape.compute_aabb(pose),
             shape: PrimitiveShape::Solid { part, pose: *pose },
-        });
+        }),
     }
 }
 
