@@ -452,3 +452,38 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_character_layer_query_sees_only_the_characters_bodies() {
+    let scene = load("playground");
+    let everything = spherewalk::parry3d::bounding_volume::Aabb::new(
+        spherewalk::Point3::new(-100.0, -100.0, -100.0),
+        spherewalk::Point3::new(100.0, 100.0, 100.0),
+    );
+    let mut ids = Vec::new();
+    let bodies = spherewalk::QueryFilter {
+        mask: spherewalk::CHARACTER_LAYER,
+        ..spherewalk::QueryFilter::default()
+    };
+    scene
+        .sim
+        .collision
+        .overlap_aabb(&everything, &bodies, &mut ids);
+    let mut names: Vec<&str> = ids
+        .iter()
+        .filter_map(|id| scene.sim.collider_name(*id))
+        .collect();
+    names.sort_unstable();
+    // The four characters' bodies, and none of the scenery (on DEFAULT_LAYER).
+    assert_eq!(names, ["climber", "hero", "slim", "squat"]);
+    ids.clear();
+    let scenery = spherewalk::QueryFilter {
+        mask: spherewalk::DEFAULT_LAYER,
+        ..spherewalk::QueryFilter::default()
+    };
+    scene
+        .sim
+        .collision
+        .overlap_aabb(&everything, &scenery, &mut ids);
+    assert_eq!(ids.len() + 4, scene.sim.collision.len());
+}

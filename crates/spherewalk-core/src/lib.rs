@@ -43,6 +43,6 @@ pub use step::{
     sphere_centres, surface_normal_at, try_step_up,
 };
 pub use world::{
-    Collider, ColliderDesc, ColliderFlags, ColliderId, CollisionWorld, Primitive, PrimitiveShape,
-    QueryFilter, RayHit, SphereCastHit, SurfacePoint, WorldError,
+    Collider, ColliderDesc, ColliderFlags, ColliderId, CollisionWorld, DEFAULT_LAYER, Primitive,
+    PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint, WorldError,
 };

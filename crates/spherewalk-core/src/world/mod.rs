@@ -52,6 +52,11 @@ impl QueryFilter {
     }
 }
 
+/// Layer bit that [`ColliderDesc::new`] puts colliders on (bit 0). Games give other bits to
+/// other kinds of collider (the runtime puts character bodies on bit 31 alone), so a
+/// [`QueryFilter::mask`] can pick kinds apart; the default mask sees every layer.
+pub const DEFAULT_LAYER: u32 = 1;
+
 /// Everything needed to add a collider to a [`CollisionWorld`].
 #[derive(Clone)]
 pub struct ColliderDesc {
@@ -59,7 +64,8 @@ pub struct ColliderDesc {
     pub shape: SharedShape,
     /// World pose of the collider (m, rad).
     pub pose: Iso,
-    /// Layer membership bits, matched against [`QueryFilter::mask`].
+    /// Layer membership bits, matched against [`QueryFilter::mask`] ([`DEFAULT_LAYER`] unless
+    /// set).
     pub layers: u32,
     /// Behaviour flags.
     pub flags: ColliderFlags,
@@ -70,12 +76,12 @@ pub struct ColliderDesc {
 }
 
 impl ColliderDesc {
-    /// A static collider with `shape` at the world origin, on every layer, walkable.
+    /// A static collider with `shape` at the world origin, on [`DEFAULT_LAYER`], walkable.
     pub fn new(shape: SharedShape) -> Self {
         Self {
             shape,
             pose: Iso::identity(),
-            layers: u32::MAX,
+            layers: DEFAULT_LAYER,
             flags: ColliderFlags::default(),
             linear_velocity: Vec3::zeros(),
             angular_velocity: Vec3::zeros(),
