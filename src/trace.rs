@@ -13,7 +13,9 @@
 use crate::components::{Body, Character, LastStep, Name};
 use crate::sim::Sim;
 use serde::{Deserialize, Serialize};
-use spherewalk_core::{CollisionWorld, MotorState, Pose, QueryFilter, Real, SphereStack};
+use spherewalk_core::{
+    CollisionWorld, MotorState, Pose, QueryFilter, Real, SphereStack, sphere_centres,
+};
 use std::io::Write;
 
 /// One character after one step (see the module docs for every field's meaning and units).
@@ -51,10 +53,9 @@ pub fn stack_penetration(
     pose: &Pose,
     filter: &QueryFilter,
 ) -> Real {
-    stack
-        .spheres()
-        .iter()
-        .map(|s| collision.sphere_penetration(&pose.centre_at(s.offset_local), s.radius, filter))
+    sphere_centres(pose, stack)
+        .zip(stack.spheres())
+        .map(|(centre, s)| collision.sphere_penetration(&centre, s.radius, filter))
         .fold(0.0, Real::max)
 }
 

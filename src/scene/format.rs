@@ -79,15 +79,10 @@ fn vec3(field: &str, v: Xyz) -> Result<Vec3, String> {
     }
 }
 
-fn length(field: &str, v: Real) -> Result<Real, String> {
-    if v.is_finite() && v > 0.0 && v <= generate::MAX_LENGTH {
-        Ok(v)
-    } else {
-        Err(format!(
-            "`{field}` must be a length in (0, {}] m, got {v}",
-            generate::MAX_LENGTH
-        ))
-    }
+/// A length (m) checked by the generators' own rule: finite, > 0 and at most
+/// [`generate::MAX_LENGTH`].
+fn length(field: &'static str, v: Real) -> Result<Real, String> {
+    generate::check_length(field, v).map_err(|e| e.to_string())
 }
 
 /// World pose from `at` (m) and `rot_deg` (degrees about X, then Y, then Z).

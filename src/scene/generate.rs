@@ -84,7 +84,7 @@ pub enum GenerateError {
     },
 }
 
-fn check_length(field: &'static str, value: Real) -> Result<Real, GenerateError> {
+pub(crate) fn check_length(field: &'static str, value: Real) -> Result<Real, GenerateError> {
     if value.is_finite() && value > 0.0 && value <= MAX_LENGTH {
         Ok(value)
     } else {

@@ -15,7 +15,7 @@ use spherewalk_core::math::project_on_plane;
 use spherewalk_core::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use spherewalk_core::{
     ColliderId, CollisionWorld, ContactBuffer, Motor, MotorState, Point3, Pose, PushMode,
-    QueryFilter, Real, UnitVec3, Vec3, pushback,
+    QueryFilter, Real, UnitVec3, Vec3, pushback, sphere_centres,
 };
 
 /// One character as the separation pass sees it.
@@ -40,12 +40,8 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
         .map(|(body, c, pose)| Snapshot {
             body: body.0,
             pose: *pose,
-            spheres: c
-                .motor
-                .stack()
-                .spheres()
-                .iter()
-                .map(|s| (pose.centre_at(s.offset_local), s.radius))
+            spheres: sphere_centres(pose, c.motor.stack())
+                .zip(c.motor.stack().spheres().iter().map(|s| s.radius))
                 .collect(),
         })
         .collect();
