@@ -149,6 +149,7 @@ fn apply_push(
         pose,
         &mut velocity,
         PushMode::Grounded,
+        &Vec3::zeros(),
         &mut ContactBuffer::default(),
         &mut hits,
     );

@@ -153,6 +153,10 @@ pub struct Runner {
     pub state: MotorState,
     pub report: StepReport,
     pub steps: u32,
+    /// Fixed step (s) used by [`Runner::step`]; [`DT`] unless a test changes it.
+    pub dt: Real,
+    /// Gravity (m/s², world) used instead of the frame's, when set.
+    pub gravity: Option<Vec3>,
 }
 
 impl Runner {
@@ -171,6 +175,8 @@ impl Runner {
             state: MotorState::default(),
             report: StepReport::new(),
             steps: 0,
+            dt: DT,
+            gravity: None,
         }
     }
 
@@ -181,8 +187,10 @@ impl Runner {
     }
 
     pub fn step_intent(&mut self, intent: MoveIntent) -> &StepReport {
-        let gravity = self.scene.frame.gravity_at(&self.pose.position);
-        let input = StepInput::new(intent, gravity, DT);
+        let gravity = self
+            .gravity
+            .unwrap_or_else(|| self.scene.frame.gravity_at(&self.pose.position));
+        let input = StepInput::new(intent, gravity, self.dt);
         self.motor.step(
             &self.scene.world,
             &mut self.pose,

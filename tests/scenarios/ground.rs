@@ -33,10 +33,11 @@ fn jump_reaches_the_ballistic_apex_and_lands() {
                 break;
             }
         }
-        // The discrete trajectory: the launch step moves v dt, then semi-implicit Euler
-        // (v -= g dt, then x += v dt). Its apex and flight time are exact sums; 1 mm covers
-        // float rounding (the planet's gravity turns by 0.002 rad over the jump).
-        let (mut y, mut v, mut expected_apex, mut steps) = (jump * DT, jump, jump * DT, 1u32);
+        // The discrete trajectory is semi-implicit Euler from the launch step on (v -= g dt,
+        // then x += v dt). Its apex and flight time are exact sums; 1 mm covers float
+        // rounding (the planet's gravity turns by 0.002 rad over the jump).
+        let v0 = jump - G * DT;
+        let (mut y, mut v, mut expected_apex, mut steps) = (v0 * DT, v0, v0 * DT, 1u32);
         while y > 0.0 {
             v -= G * DT;
             y += v * DT;

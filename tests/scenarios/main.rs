@@ -6,6 +6,8 @@ mod determinism;
 mod generate;
 mod gravity;
 mod ground;
+mod peers_jolt;
+mod peers_rapier;
 mod planet;
 mod pushout;
 mod runtime;

@@ -5,11 +5,15 @@ use super::pushback::{ContactBuffer, PushMode, max_penetration, pushback};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::report::{GroundHit, Hit};
-use crate::world::query::{cast_ray_among, cast_sphere_among};
+use crate::world::query::{cast_ray_among, cast_sphere_among, swept_box};
+use parry3d::bounding_volume::BoundingVolume;
 
 /// Contacts whose normal is more than this far from up (rad, 75 deg) are the side of the feet
 /// sphere, not ground: an edge that far out cannot hold the character.
 const MAX_SUPPORT_COS: Real = 0.258_819;
+/// Contacts of the feet sphere facing up by less than this (88 deg from up) are walls, not
+/// even steep ground.
+const MIN_STEEP_COS: Real = 0.034_899;
 /// A contact normal this close to up is its own surface normal (no ray needed).
 const FLAT_COS: Real = 0.999_9;
 /// Height above the contact (m) the surface rays start from, and half their length.
@@ -33,11 +37,11 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
     let down = -up;
     let reach = skin + shrink + max_distance;
     let radius = feet.radius - shrink;
-    let (k, hit) = cast_sphere_among(ctx.world, ctx.prims, &start, radius, &down, reach)
-        .or_else(|| support_below(ctx, &start, radius, &up, reach))?;
-    if hit.normal.dot(&up) < MAX_SUPPORT_COS {
-        return None;
-    }
+    let found = cast_support(ctx, &start, radius, &up, reach, skin)
+        .or_else(|| support_below(ctx, &start, radius, &up, reach));
+    let Some((k, hit)) = found.filter(|(_, h)| h.normal.dot(&up) >= MAX_SUPPORT_COS) else {
+        return steep_touch(ctx, pose, skin);
+    };
     // The smaller sphere found the surface; polish the distance for the true radius (exact for
     // edges too, where the shrink does not map one-to-one onto distance along the cast).
     let rough = (hit.distance, hit.point, hit.normal);
@@ -51,10 +55,7 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         ..hit
     };
     let surface_normal = surface_normal_at(ctx, &hit.point, &hit.normal, &up);
-    let walkable = ctx
-        .world
-        .get(hit.collider)
-        .is_some_and(|c| !c.flags.not_walkable);
+    let walkable = ctx.prims[k].walkable;
     let cos = surface_normal.dot(&up).clamp(-1.0, 1.0);
     Some(GroundHit {
         collider: hit.collider,
@@ -65,6 +66,79 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         stable: walkable && cos >= ctx.cos_slope,
         distance: hit.distance - skin,
     })
+}
+
+/// A face steeper than [`MAX_SUPPORT_COS`] allows, but still facing up (by more than
+/// [`MIN_STEEP_COS`]), that the feet sphere touches within `skin` (m): steep ground to slide
+/// on, never stable. Its surface normal is the contact normal, and its distance the gap along
+/// that normal (m).
+fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundHit> {
+    let up = pose.up();
+    let feet = ctx.motor.stack.feet();
+    let centre = pose.centre_at(feet.offset_local);
+    let mut best: Option<GroundHit> = None;
+    for prim in ctx.prims {
+        let Some(sp) = ctx
+            .world
+            .primitive_closest(prim, &centre, feet.radius + skin)
+        else {
+            continue;
+        };
+        let cos = sp.contact_normal.dot(&up);
+        let gap = sp.distance - feet.radius;
+        if cos < MIN_STEEP_COS || best.is_some_and(|b| b.contact_normal.dot(&up) >= cos) {
+            continue;
+        }
+        best = Some(GroundHit {
+            collider: prim.collider,
+            point: sp.point,
+            contact_normal: sp.contact_normal,
+            surface_normal: sp.contact_normal,
+            slope_angle: cos.clamp(-1.0, 1.0).acos(),
+            stable: false,
+            distance: gap,
+        });
+    }
+    best
+}
+
+/// The sphere cast along -`up` for the ground: of the hits within `skin` (m) of the nearest
+/// one, the most level. Feet resting in a crease between a walkable face and a steep one
+/// stand on the walkable one.
+fn cast_support(
+    ctx: &StepContext<'_>,
+    start: &Point3,
+    radius: Real,
+    up: &UnitVec3,
+    reach: Real,
+    skin: Real,
+) -> Option<(usize, crate::world::SphereCastHit)> {
+    let down = -*up;
+    let (k0, nearest) = cast_sphere_among(ctx.world, ctx.prims, start, radius, &down, reach)?;
+    let mut best = (k0, nearest);
+    let limit = (nearest.distance + skin).min(reach);
+    let swept = swept_box(start, &down, limit, radius);
+    for (k, prim) in ctx.prims.iter().enumerate() {
+        if k == k0 || !prim.aabb.intersects(&swept) {
+            continue;
+        }
+        let Some((distance, point, normal)) = ctx
+            .world
+            .primitive_cast_sphere(prim, start, radius, &down, limit)
+        else {
+            continue;
+        };
+        if normal.dot(up) > best.1.normal.dot(up) + 1e-4 {
+            let hit = crate::world::SphereCastHit {
+                collider: prim.collider,
+                distance,
+                point,
+                normal,
+            };
+            best = (k, hit);
+        }
+    }
+    Some(best)
 }
 
 /// Fallback for a sphere cast that found nothing (GJK can miss a resting contact on curved
@@ -171,6 +245,7 @@ pub fn drop_to_ground(
         &mut candidate,
         &mut velocity,
         PushMode::Walls,
+        &Vec3::zeros(),
         contacts,
         hits,
     );

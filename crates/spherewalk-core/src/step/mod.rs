@@ -3,6 +3,7 @@
 mod ground;
 mod movement;
 mod pushback;
+mod solver;
 mod stairs;
 
 pub use ground::{drop_to_ground, probe_ground, surface_normal_at};
@@ -174,6 +175,7 @@ impl Motor {
                 pose,
                 &mut velocity,
                 PushMode::Free,
+                &Vec3::zeros(),
                 &mut scratch.contacts,
                 &mut report.hits,
             );
@@ -247,6 +249,7 @@ impl Motor {
                 pose,
                 &mut velocity,
                 PushMode::Grounded,
+                &(-pose.up().into_inner() * snapped),
                 &mut scratch.contacts,
                 &mut report.hits,
             );

@@ -11,9 +11,9 @@ use crate::state::{MotorState, MoveIntent};
 ///
 /// On stable ground the intent applies at once and follows the ground plane so the speed
 /// along up's tangent plane is exactly the intent's (ramps cost no horizontal speed); a jump
-/// adds `jump_speed` along up. Off stable ground the tangential velocity moves toward the
-/// intent by at most `air_acceleration * dt`, gravity is added, and on steep ground the uphill
-/// part of the intent is removed.
+/// adds `jump_speed` along up, and gravity already acts on the launch step. Off stable ground the tangential velocity moves toward the
+/// intent by at most `air_acceleration * dt` and gravity is added; on steep ground the intent
+/// only steers across the slope or hastens the slide (see `steer_on_steep`).
 pub fn movement_velocity(
     ctx: &StepContext<'_>,
     pose: &Pose,
@@ -27,7 +27,11 @@ pub fn movement_velocity(
     let stable = state.ground == GroundState::Grounded;
     if stable {
         if intent.jump_speed > 0.0 {
-            return (want + up.into_inner() * intent.jump_speed, true);
+            // The jump step is already a flight step: gravity acts on it.
+            return (
+                want + up.into_inner() * intent.jump_speed + gravity * dt,
+                true,
+            );
         }
         if let Some(hit) = state.ground_hit {
             let n = hit.surface_normal;
@@ -39,34 +43,51 @@ pub fn movement_velocity(
         return (want, false);
     }
     let v_up = up.into_inner() * state.velocity.dot(&up);
-    let mut v_t = state.velocity - v_up;
-    if want.norm_squared() > 0.0 {
-        let delta = want - v_t;
-        let max_change = ctx.motor.settings.air_acceleration * dt;
-        let len = delta.norm();
-        v_t += if len > max_change {
-            delta * (max_change / len)
-        } else {
-            delta
-        };
-    }
-    if state.ground == GroundState::SteepGround
-        && let Some(hit) = state.ground_hit
-    {
-        remove_uphill(&mut v_t, &hit.surface_normal, &up);
-    }
+    let v_t = state.velocity - v_up;
+    let max_change = ctx.motor.settings.air_acceleration * dt;
+    let steep = match (state.ground, state.ground_hit) {
+        (GroundState::SteepGround, Some(hit)) => downhill(&hit.surface_normal, &up),
+        _ => None,
+    };
+    let v_t = match steep {
+        Some(away) => steer_on_steep(v_t, want, &away, max_change),
+        None => steer(v_t, want, max_change),
+    };
     (v_t + v_up + gravity * dt, false)
 }
 
-/// Removes from the tangential velocity `v_t` the part heading into a steep slope of normal `n`.
-fn remove_uphill(v_t: &mut Vec3, n: &UnitVec3, up: &UnitVec3) {
-    let away = project_on_plane(&n.into_inner(), up);
-    if let Some(away) = UnitVec3::try_new(away, 1e-6) {
-        let into = v_t.dot(&away);
-        if into < 0.0 {
-            *v_t -= away.into_inner() * into;
-        }
+/// `v` moved toward `want` by at most `max_change` (m/s); unchanged when there is no intent.
+fn steer(v: Vec3, want: Vec3, max_change: Real) -> Vec3 {
+    if want.norm_squared() == 0.0 {
+        return v;
     }
+    let delta = want - v;
+    let len = delta.norm();
+    if len > max_change {
+        v + delta * (max_change / len)
+    } else {
+        want
+    }
+}
+
+/// The unit horizontal (tangent to up) direction down a slope of normal `n`, if it has one.
+fn downhill(n: &UnitVec3, up: &UnitVec3) -> Option<UnitVec3> {
+    UnitVec3::try_new(project_on_plane(&n.into_inner(), up), 1e-6)
+}
+
+/// Steering while sliding on steep ground: the intent steers only across the slope and may
+/// hasten the slide, never brake it or push uphill (the uphill part of the intent goes
+/// before steering, so holding uphill slides like holding nothing).
+fn steer_on_steep(v_t: Vec3, want: Vec3, away: &UnitVec3, max_change: Real) -> Vec3 {
+    let a = away.into_inner();
+    let (v_down, want_down) = (v_t.dot(&a), want.dot(&a));
+    let across = steer(v_t - a * v_down, want - a * want_down, max_change);
+    let down = if want_down > v_down {
+        (v_down + max_change).min(want_down)
+    } else {
+        v_down
+    };
+    across + a * down.max(0.0)
 }
 
 /// Moves `pose` by `velocity * dt` in substeps no longer than the substep length, running
@@ -87,10 +108,12 @@ pub fn move_substepped(
     let h = dt / count as Real;
     let mut total = PushbackSummary::default();
     for _ in 0..count {
-        pose.position += *velocity * h;
-        let s = pushback(ctx, pose, velocity, mode, contacts, hits);
+        let motion = *velocity * h;
+        pose.position += motion;
+        let s = pushback(ctx, pose, velocity, mode, &motion, contacts, hits);
         total.iterations += s.iterations;
         total.pushes += s.pushes;
+        total.exhausted |= s.exhausted;
         if s.blocked_speed > total.blocked_speed {
             total.blocked_speed = s.blocked_speed;
             total.blocked_by = s.blocked_by;

@@ -1,6 +1,7 @@
 //! Phase 2: closest-point pushback of every sphere out of the geometry.
 
 use super::StepContext;
+use super::solver::{Constraint, clip_velocity, solve_push};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::report::Hit;
@@ -14,7 +15,9 @@ const FLAT_EPS: Real = 0.1;
 /// How contacts push the character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PushMode {
-    /// Along the true contact normal (airborne, sliding, after an up-frame turn).
+    /// Airborne or sliding: walkable contacts under the feet sphere lift the character along
+    /// up (a landing never slides along the ground); steep contacts push along their normal
+    /// but never raise the stack above where this pushback's motion started.
     Free,
     /// Walking on stable ground: walkable contacts under the feet sphere lift the character
     /// straight up (no speed lost on ramps and bumps); steep or upper-body contacts facing up
@@ -36,219 +39,293 @@ pub struct PushbackSummary {
     pub blocked_by: Option<UnitVec3>,
     /// Velocity removed by that blocking contact (m/s, >= 0).
     pub blocked_speed: Real,
+    /// True when the iteration budget ran out with a penetration still above the tolerance:
+    /// the solve was degraded (squeezed between solids, or an impossible overlap).
+    pub exhausted: bool,
 }
 
 /// Scratch space for [`pushback`]: reuse one across calls so no step allocates.
 #[derive(Clone, Debug, Default)]
 pub struct ContactBuffer {
     contacts: Vec<(usize, SurfacePoint)>,
+    found: Vec<Found>,
     constraints: Vec<Constraint>,
+    selected: Vec<Constraint>,
 }
 
-/// One contact as the solver sees it: the stack must move by `d` with `d . dir >= dist`.
+/// A sphere-primitive pair in contact, for re-measuring after a trial push.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Constraint {
-    /// Push direction (unit, world).
-    dir: Vec3,
-    /// Distance to move along `dir` (m).
-    dist: Real,
-    /// The contact acts as a wall (its push was flattened or faces sideways/down).
-    as_wall: bool,
-    /// The contact is not walkable ground (steep, upper body or a not-walkable collider).
-    steep: bool,
-    /// Surface normal of the contact (world).
-    surface_normal: UnitVec3,
+struct Found {
+    sphere: usize,
+    prim: usize,
 }
+
+/// How a pushback call moves and limits its pushes.
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    mode: PushMode,
+    up: UnitVec3,
+    /// Highest rise (m, along up) steep contacts may push the stack to in `Free` mode.
+    max_rise: Real,
+}
+
+/// Rounds of "solve, re-measure every contact at the result, add what is still overlapping"
+/// per iteration.
+const MAX_ROUNDS: usize = 4;
+/// A push is never longer than this many times the longest single contact push: the
+/// linearised contacts of a curved or crossing geometry cannot throw the stack far away.
+const PUSH_CAP: Real = 1.732_050_8;
 
 /// Pushes every sphere of the stack out of the primitives in `ctx` and removes from `velocity`
 /// (m/s, world) the part pointing into the contacts. Appends the contacts to `hits`.
+/// `motion` is the displacement (m, world) that led here (the substep's move; zero when
+/// resolving overlaps in place): in `Free` mode a steep contact may undo its descent but
+/// never lift the stack higher.
 ///
 /// Each iteration collects every contact of every sphere (the stack moves as one body) and
-/// moves by the shortest displacement that clears all of them at once (a small active-set
-/// solve over at most three contacts). That is what makes corners and V-shaped corridors
-/// converge in one or two iterations, and why seams never catch: across two coplanar faces
-/// the shortest move is along the shared normal, and contacts an earlier push frees are never
-/// pushed. Iterations repeat, re-measuring every contact, until the deepest penetration is
-/// below the tolerance or the budget is spent.
+/// moves by the smallest displacement that clears them: it starts from the deepest contact
+/// alone, re-measures every contact exactly at the result, and adds only those still
+/// overlapping (a small active-set solve over at most three planes). An edge that the main
+/// push clears is never pushed, so a stack half inside a box leaves sideways, the same way for
+/// any sphere count; corners and V-shaped corridors converge in one or two iterations; seams
+/// never catch, because across two coplanar faces the shortest move is along the shared
+/// normal. Iterations repeat until the deepest penetration is below the tolerance or the
+/// budget is spent ([`PushbackSummary::exhausted`]).
 pub fn pushback(
     ctx: &StepContext<'_>,
     pose: &mut Pose,
     velocity: &mut Vec3,
     mode: PushMode,
+    motion: &Vec3,
     buffer: &mut ContactBuffer,
     hits: &mut Vec<Hit>,
 ) -> PushbackSummary {
     let settings = &ctx.motor.settings;
     let tol = settings.penetration_tolerance;
     let up = pose.up();
+    let mut rules = Rules {
+        mode,
+        up,
+        max_rise: (-motion.dot(&up)).max(0.0),
+    };
+    let mut rise: Real = 0.0;
     let mut summary = PushbackSummary::default();
-    let ContactBuffer {
-        contacts,
-        constraints,
-    } = buffer;
-    for _ in 0..settings.max_pushback_iterations {
+    for iteration in 0..settings.max_pushback_iterations {
         summary.iterations += 1;
-        constraints.clear();
-        for (index, sphere) in ctx.motor.stack.spheres().iter().enumerate() {
-            let r = sphere.radius;
-            let centre = pose.centre_at(sphere.offset_local);
-            collect_contacts(ctx, &centre, r, tol, contacts);
-            for &(k, sp) in contacts.iter() {
-                let prim = &ctx.prims[k];
-                let depth = r - sp.distance;
-                let walkable = prim.walkable && sp.contact_normal.dot(&up) >= ctx.cos_slope;
-                let feet_ground = index == 0 && walkable;
-                let (dir, dist, as_wall) =
-                    push_direction(&sp.contact_normal, depth, &up, mode, feet_ground, r);
-                let steep = as_wall || !walkable;
-                constraints.push(Constraint {
-                    dir,
-                    dist,
-                    as_wall,
-                    steep,
-                    surface_normal: sp.surface_normal,
-                });
-                hits.push(Hit {
-                    collider: prim.collider,
-                    sphere: index,
-                    point: sp.point,
-                    contact_normal: sp.contact_normal,
-                    surface_normal: sp.surface_normal,
-                    depth,
-                });
-            }
+        gather(ctx, pose, &rules, rise, buffer, hits);
+        if buffer.constraints.is_empty() {
+            return summary;
         }
-        if constraints.is_empty() {
-            break;
+        if iteration + 1 == settings.max_pushback_iterations {
+            // The last iteration only measures: contacts left now mean the budget ran out.
+            summary.exhausted = buffer.constraints.iter().any(|c| c.dist > tol);
         }
-        summary.pushes += constraints.len() as u32;
-        pose.position += solve_push(constraints, tol);
-        clip_velocity(velocity, constraints, &up, mode, &mut summary);
+        let Some(d) = resolve(ctx, pose, &rules, rise, buffer, tol) else {
+            // Walls that cannot be cleared sideways (the stack was put between two steep
+            // faces, not moved there): let every contact push along its own normal.
+            rules.mode = PushMode::Free;
+            rules.max_rise = Real::INFINITY;
+            continue;
+        };
+        pose.position += d;
+        rise += d.dot(&up);
+        let clip = clip_velocity(velocity, &buffer.selected, &up);
+        summary.pushes += buffer.selected.len() as u32;
+        if clip.blocked_speed > summary.blocked_speed {
+            summary.blocked_speed = clip.blocked_speed;
+            summary.blocked_by = clip.blocked_by;
+        }
     }
     summary
 }
 
-/// The shortest displacement `d` (m, world) with `d . dir >= dist` for every constraint, by an
-/// active set of at most three constraints (exact for up to three independent planes).
-pub(crate) fn solve_push(cs: &[Constraint], tol: Real) -> Vec3 {
-    let mut active = ActiveSet::default();
-    let mut d = Vec3::zeros();
-    for _ in 0..2 * MAX_ACTIVE + 2 {
-        let worst = cs
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (i, c.dist - d.dot(&c.dir)))
-            .filter(|&(_, v)| v > 0.1 * tol)
-            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
-        let Some((j, _)) = worst else {
-            break;
-        };
-        if active.len == MAX_ACTIVE {
-            active.remove(0);
-        }
-        active.push(j);
-        d = loop {
-            match solve_active(cs, active.as_slice()) {
-                Some((sol, lambdas)) => match lambdas[..active.len].iter().position(|&l| l < 0.0) {
-                    Some(neg) if active.len > 1 => active.remove(neg),
-                    _ => break sol,
-                },
-                None => {
-                    // Dependent directions: restart from the newest constraint alone.
-                    active = ActiveSet::default();
-                    active.push(j);
-                }
-            }
-        };
-    }
-    d
-}
-
-/// Maximum number of simultaneously active constraints (independent planes in 3D).
-const MAX_ACTIVE: usize = 3;
-
-/// Indices of the active constraints, without allocating.
-#[derive(Clone, Copy, Default)]
-struct ActiveSet {
-    items: [usize; MAX_ACTIVE],
-    len: usize,
-}
-
-impl ActiveSet {
-    fn push(&mut self, i: usize) {
-        self.items[self.len] = i;
-        self.len += 1;
-    }
-
-    fn remove(&mut self, at: usize) {
-        self.items.copy_within(at + 1..self.len, at);
-        self.len -= 1;
-    }
-
-    fn as_slice(&self) -> &[usize] {
-        &self.items[..self.len]
-    }
-}
-
-/// Minimum-norm `d` with `d . dir_i = dist_i` for the active constraints, and the multipliers
-/// (`d = sum lambda_i dir_i`); `None` when the directions are dependent.
-fn solve_active(cs: &[Constraint], active: &[usize]) -> Option<(Vec3, [Real; MAX_ACTIVE])> {
-    use crate::math::na::{Matrix2, Matrix3, Vector2, Vector3};
-    let u = |i: usize| cs[active[i]].dir;
-    let b = |i: usize| cs[active[i]].dist;
-    let lambdas = match active.len() {
-        1 => [b(0), 0.0, 0.0],
-        2 => {
-            let g = Matrix2::new(1.0, u(0).dot(&u(1)), u(1).dot(&u(0)), 1.0);
-            if g.determinant().abs() < SINGULAR {
-                return None;
-            }
-            let l = g.try_inverse()? * Vector2::new(b(0), b(1));
-            [l.x, l.y, 0.0]
-        }
-        _ => {
-            let g = Matrix3::from_fn(|r, c| u(r).dot(&u(c)));
-            if g.determinant().abs() < SINGULAR {
-                return None;
-            }
-            let l = g.try_inverse()? * Vector3::new(b(0), b(1), b(2));
-            [l.x, l.y, l.z]
-        }
-    };
-    let d = (0..active.len()).fold(Vec3::zeros(), |acc, i| acc + u(i) * lambdas[i]);
-    Some((d, lambdas))
-}
-
-/// Gram determinant under which push directions count as dependent (about 2.5 degrees apart).
-const SINGULAR: Real = 2e-3;
-
-/// Removes from `v` the parts pointing into the constraints: each in turn, then along the
-/// crease of two it still presses into, then to rest. Records the strongest wall in `summary`.
-fn clip_velocity(
-    v: &mut Vec3,
-    cs: &[Constraint],
-    up: &UnitVec3,
-    mode: PushMode,
-    summary: &mut PushbackSummary,
+/// Collects every contact of every sphere at `pose` into `buffer` as constraints, and the
+/// contacts into `hits`.
+fn gather(
+    ctx: &StepContext<'_>,
+    pose: &Pose,
+    rules: &Rules,
+    rise: Real,
+    buffer: &mut ContactBuffer,
+    hits: &mut Vec<Hit>,
 ) {
-    for c in cs {
-        let removed = remove_velocity(v, &c.dir, up, mode, c.steep);
-        if c.as_wall && removed > summary.blocked_speed {
-            summary.blocked_speed = removed;
-            summary.blocked_by = Some(c.surface_normal);
+    let tol = ctx.motor.settings.penetration_tolerance;
+    buffer.found.clear();
+    buffer.constraints.clear();
+    for (index, sphere) in ctx.motor.stack.spheres().iter().enumerate() {
+        let centre = pose.centre_at(sphere.offset_local);
+        collect_contacts(ctx, &centre, sphere.radius, tol, &mut buffer.contacts);
+        for &(k, sp) in buffer.contacts.iter() {
+            let depth = sphere.radius - sp.distance;
+            let c = constraint(ctx, rules, rise, index, k, &sp, depth);
+            buffer.found.push(Found {
+                sphere: index,
+                prim: k,
+            });
+            buffer.constraints.push(c);
+            hits.push(Hit {
+                collider: ctx.prims[k].collider,
+                sphere: index,
+                point: sp.point,
+                contact_normal: sp.contact_normal,
+                surface_normal: sp.surface_normal,
+                depth,
+            });
         }
     }
-    // Walkable ground lifts rather than clips while walking, so it never presses.
-    let presses =
-        |c: &Constraint, v: &Vec3| (c.steep || mode != PushMode::Grounded) && v.dot(&c.dir) < -1e-6;
-    let mut pressing = cs.iter().filter(|c| presses(c, v));
-    if let (Some(a), Some(b)) = (pressing.next(), pressing.next()) {
-        if let Some(crease) = UnitVec3::try_new(a.dir.cross(&b.dir), 1e-3) {
-            *v = crease.into_inner() * v.dot(&crease);
+}
+
+/// The smallest displacement (m, world) that clears the contacts in `buffer`, leaving the
+/// constraints that shaped it in `buffer.selected`; `None` when the constraints contradict
+/// each other (opposing walls) and no displacement meets them.
+fn resolve(
+    ctx: &StepContext<'_>,
+    pose: &Pose,
+    rules: &Rules,
+    rise: Real,
+    buffer: &mut ContactBuffer,
+    tol: Real,
+) -> Option<Vec3> {
+    let ContactBuffer {
+        found,
+        constraints,
+        selected,
+        ..
+    } = buffer;
+    selected.clear();
+    let deepest = constraints
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.dist.total_cmp(&b.1.dist).then(b.0.cmp(&a.0)));
+    let Some((_, first)) = deepest else {
+        return Some(Vec3::zeros());
+    };
+    let longest = first.dist;
+    selected.push(*first);
+    let mut d = solve_push(selected, tol);
+    if constraints.len() > 1 {
+        for _ in 0..MAX_ROUNDS {
+            let Some(c) = still_overlapping(ctx, pose, rules, rise, found, &d, tol) else {
+                break;
+            };
+            selected.push(c);
+            d = solve_push(selected, tol);
         }
-        if cs.iter().any(|c| presses(c, v)) {
-            *v = Vec3::zeros();
+    }
+    let unmet = selected.iter().any(|c| c.shortfall(&d) > tol);
+    if unmet && rules.max_rise.is_finite() {
+        return None;
+    }
+    let cap = PUSH_CAP * longest;
+    let len = d.norm();
+    if len > cap {
+        d *= cap / len;
+    }
+    Some(d)
+}
+
+/// The deepest contact still overlapping after the stack moves by `d`, linearised there and
+/// expressed as a constraint on the whole displacement; `None` when `d` clears them all.
+fn still_overlapping(
+    ctx: &StepContext<'_>,
+    pose: &Pose,
+    rules: &Rules,
+    rise: Real,
+    found: &[Found],
+    d: &Vec3,
+    tol: Real,
+) -> Option<Constraint> {
+    let spheres = ctx.motor.stack.spheres();
+    let mut worst: Option<(Real, Constraint)> = None;
+    for f in found {
+        let sphere = spheres[f.sphere];
+        let centre = pose.centre_at(sphere.offset_local) + d;
+        let prim = &ctx.prims[f.prim];
+        let Some(sp) = ctx.world.primitive_closest(prim, &centre, sphere.radius) else {
+            continue;
+        };
+        let depth = sphere.radius - sp.distance;
+        if depth > tol && worst.is_none_or(|(w, _)| depth > w) {
+            let risen = rise + d.dot(&rules.up);
+            let mut c = constraint(ctx, rules, risen, f.sphere, f.prim, &sp, depth);
+            c.dist += d.dot(&c.dir);
+            worst = Some((depth, c));
         }
+    }
+    worst.map(|(_, c)| c)
+}
+
+/// The constraint resolving a contact of sphere `index` with primitive `k`, `depth` metres
+/// deep, given the stack has already risen `rise` metres in this pushback.
+fn constraint(
+    ctx: &StepContext<'_>,
+    rules: &Rules,
+    rise: Real,
+    index: usize,
+    k: usize,
+    sp: &SurfacePoint,
+    depth: Real,
+) -> Constraint {
+    let up = &rules.up;
+    let prim = &ctx.prims[k];
+    let n = sp.contact_normal;
+    let nu = n.dot(up);
+    let walkable = prim.walkable && nu >= ctx.cos_slope;
+    let radius = ctx.motor.stack.spheres()[index].radius;
+    let mode = rules.mode;
+    let base = Constraint {
+        dir: n.into_inner(),
+        dist: depth,
+        normal: n.into_inner(),
+        as_wall: false,
+        steep: !walkable,
+        lifts: false,
+        surface_normal: sp.surface_normal,
+    };
+    if index == 0 && walkable && mode != PushMode::Walls {
+        // Lift straight up by the amount that clears the contact plane. `normal` stays the
+        // contact's: velocity into the ground is removed along up, leaving it tangent.
+        return Constraint {
+            dir: up.into_inner(),
+            dist: (depth / nu).min(2.0 * radius),
+            lifts: mode == PushMode::Grounded,
+            ..base
+        };
+    }
+    if nu <= 0.0 {
+        // A contact facing sideways or down acts as a wall when walking.
+        return Constraint {
+            as_wall: mode != PushMode::Free,
+            ..base
+        };
+    }
+    let side = n.into_inner() - up.into_inner() * nu;
+    let len = side.norm();
+    if len <= FLAT_EPS {
+        return base;
+    }
+    // How far up this push may take the stack: none while walking (a wall), the descent
+    // still to undo when airborne or sliding.
+    let allowed = match mode {
+        PushMode::Free => (rules.max_rise - rise).max(0.0),
+        _ => 0.0,
+    };
+    let lift = (depth * nu).min(allowed);
+    if mode == PushMode::Free && lift >= depth * nu {
+        return base;
+    }
+    // Sideways by what the allowed lift leaves of the penetration.
+    let across = ((depth - lift * nu) / len).min(2.0 * radius);
+    let push = side / len * across + up.into_inner() * lift;
+    let dist = push.norm();
+    let dir = push / dist.max(Real::MIN_POSITIVE);
+    Constraint {
+        dir,
+        dist,
+        normal: dir,
+        as_wall: mode != PushMode::Free,
+        steep: true,
+        ..base
     }
 }
 
@@ -275,57 +352,6 @@ fn collect_contacts(
         }
     }
     out.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
-}
-
-/// Direction (unit, world), distance (m) and wall-ness of the push resolving `depth` along a
-/// contact of normal `n`.
-fn push_direction(
-    n: &UnitVec3,
-    depth: Real,
-    up: &UnitVec3,
-    mode: PushMode,
-    walkable_feet: bool,
-    radius: Real,
-) -> (Vec3, Real, bool) {
-    let nu = n.dot(up);
-    let as_ground = mode == PushMode::Grounded && walkable_feet;
-    if as_ground {
-        // Lift straight up by the amount that clears the contact plane.
-        return (up.into_inner(), (depth / nu).min(2.0 * radius), false);
-    }
-    if mode != PushMode::Free && nu > 0.0 {
-        let side = n.into_inner() - up.into_inner() * nu;
-        let len = side.norm();
-        if len > FLAT_EPS {
-            return (side / len, (depth / len).min(2.0 * radius), true);
-        }
-    }
-    // A contact facing sideways or down acts as a wall too when walking.
-    (n.into_inner(), depth, mode != PushMode::Free && nu <= 0.0)
-}
-
-/// Removes from `v` the part pointing into a contact pushing along `dir`, and returns the speed
-/// removed (m/s). Walking on walkable ground keeps the speed along the ground (the up part is
-/// re-derived); a non-walkable contact never adds upward speed (no climbing by pressing).
-fn remove_velocity(v: &mut Vec3, dir: &Vec3, up: &UnitVec3, mode: PushMode, steep: bool) -> Real {
-    let into = v.dot(dir);
-    if into >= 0.0 {
-        return 0.0;
-    }
-    let up_before = v.dot(up);
-    if mode == PushMode::Grounded && !steep {
-        // Lifted straight up: walking continues along the surface, horizontal speed intact.
-        return 0.0;
-    }
-    *v -= dir * into;
-    if steep {
-        let cap = up_before.max(0.0);
-        let up_after = v.dot(up);
-        if up_after > cap {
-            *v -= up.into_inner() * (up_after - cap);
-        }
-    }
-    -into
 }
 
 /// Deepest penetration (m, >= 0) of any sphere of the stack at `pose` into the primitives.

@@ -13,6 +13,8 @@ use crate::world::query::{cast_ray_among, cast_sphere_among};
 const MIN_RISE: Real = 0.005;
 /// Extra height tolerance (m) for the step-depth probe.
 const DEPTH_TOLERANCE: Real = 0.02;
+/// How far short of `min_step_depth` (m) the step-depth test looks (see `deep_enough`).
+const DEPTH_EDGE: Real = 1e-3;
 
 /// A successful step offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,39 +41,85 @@ pub fn try_step_up(
     scratch: (&mut ContactBuffer, &mut Vec<Hit>),
 ) -> Option<StepUp> {
     let settings = &ctx.motor.settings;
-    let up = start.up();
     let dir = UnitVec3::try_new(*displacement, 1e-6)?;
     let lift = free_rise(ctx, start, settings.step_height)?;
-    let mut trial = *start;
-    trial.position += up.into_inner() * lift;
-    let mut velocity = displacement / dt;
     let (contacts, hits) = scratch;
-    move_substepped(
-        ctx,
-        &mut trial,
-        &mut velocity,
+    let forward = displacement.norm();
+    let trial = Trial {
+        start,
+        blocked,
+        dir,
+        lift,
         dt,
-        PushMode::Walls,
-        contacts,
-        hits,
-    );
-    let ground = probe_ground(ctx, &trial, lift)?;
-    if !ground.stable {
-        return None;
-    }
-    trial.position -= up.into_inner() * ground.distance.max(0.0);
-    let rise = (trial.position - start.position).dot(&up);
-    // The obstacle's height is where the feet touch it, not how high the round feet sit.
-    let top = (ground.point - start.position).dot(&up);
-    if rise < MIN_RISE || top > settings.step_height + settings.skin_width {
-        return None;
-    }
-    let progress = (trial.position - start.position).dot(&dir);
+    };
+    // A small move (slow walking, high step rates) leaves the round feet on the nosing, where
+    // they can only roll back: then go on just far enough for the feet to stand on the tread,
+    // their contact with the edge leaning back within the slope limit (Jolt's minimum step
+    // forward plays this part).
+    let feet = ctx.motor.stack.feet();
+    let least = feet.radius * (1.0 - settings.slope_limit.sin()) + settings.skin_width;
+    let step = trial.attempt(ctx, forward, forward < least, (&mut *contacts, &mut *hits));
+    // Only a move stopped head-on goes further; one sliding along a wall never does.
     let plain = (blocked.position - start.position).dot(&dir);
-    if progress <= plain + 1e-4 {
-        return None;
+    if step.is_some() || forward >= least || plain > 0.25 * forward {
+        return step;
     }
-    deep_enough(ctx, &ground.point, &dir, &up).then_some(StepUp { pose: trial, rise })
+    trial.attempt(ctx, least, false, (contacts, hits))
+}
+
+/// One step-offset attempt: what [`try_step_up`] tries, for a given forward distance.
+struct Trial<'p> {
+    start: &'p Pose,
+    blocked: &'p Pose,
+    dir: UnitVec3,
+    lift: Real,
+    dt: Real,
+}
+
+impl Trial<'_> {
+    /// Rise by `lift`, move `forward` metres along `dir` with walls only, drop onto what lies
+    /// below and check the landing; with `walkable_contact`, the feet's contact itself must
+    /// be within the slope limit (not merely an edge of a stable tread).
+    fn attempt(
+        &self,
+        ctx: &StepContext<'_>,
+        forward: Real,
+        walkable_contact: bool,
+        scratch: (&mut ContactBuffer, &mut Vec<Hit>),
+    ) -> Option<StepUp> {
+        let settings = &ctx.motor.settings;
+        let up = self.start.up();
+        let mut pose = *self.start;
+        pose.position += up.into_inner() * self.lift;
+        let mut velocity = self.dir.into_inner() * (forward / self.dt);
+        let (contacts, hits) = scratch;
+        move_substepped(
+            ctx,
+            &mut pose,
+            &mut velocity,
+            self.dt,
+            PushMode::Walls,
+            contacts,
+            hits,
+        );
+        let ground = probe_ground(ctx, &pose, self.lift)?;
+        if !ground.stable || (walkable_contact && ground.contact_normal.dot(&up) < ctx.cos_slope) {
+            return None;
+        }
+        pose.position -= up.into_inner() * ground.distance.max(0.0);
+        let rise = (pose.position - self.start.position).dot(&up);
+        // The obstacle's height is where the feet touch it, not how high the round feet sit.
+        let top = (ground.point - self.start.position).dot(&up);
+        if rise < MIN_RISE || top > settings.step_height + settings.skin_width {
+            return None;
+        }
+        let progress = (pose.position - self.start.position).dot(&self.dir);
+        let plain = (self.blocked.position - self.start.position).dot(&self.dir);
+        if progress <= plain + 1e-4 {
+            return None;
+        }
+        deep_enough(ctx, &ground.point, &self.dir, &up).then_some(StepUp { pose, rise })
+    }
 }
 
 /// How far (m) the whole stack can rise along up from `pose`, at most `height`; `None` when
@@ -93,30 +141,40 @@ fn free_rise(ctx: &StepContext<'_>, pose: &Pose, height: Real) -> Option<Real> {
     (rise > MIN_RISE).then_some(rise)
 }
 
-/// True when the surface `min_step_depth` ahead of the landing contact is walkable and level
-/// with it (within what the slope limit allows over that depth).
+/// True when the top is at least `min_step_depth` deep along `dir` from the landing contact:
+/// no steep face rises from it within that depth (a riser of a tread too shallow to stand on),
+/// and the surface there is walkable and level with the contact (within what the slope limit
+/// allows over that depth).
+///
+/// The far end is tested [`DEPTH_EDGE`] short of `min_step_depth`, so a top exactly that deep
+/// passes wherever it lies: float rounding on its far edge never decides.
 fn deep_enough(
     ctx: &StepContext<'_>,
     contact: &crate::math::Point3,
     dir: &UnitVec3,
     up: &UnitVec3,
 ) -> bool {
-    let depth = ctx.motor.settings.min_step_depth;
-    if depth <= 0.0 {
+    let settings = &ctx.motor.settings;
+    if settings.min_step_depth <= 0.0 {
         return true;
     }
-    let tan = ctx.motor.settings.slope_limit.tan();
-    let reach = depth * tan + DEPTH_TOLERANCE;
-    let origin = contact + dir.into_inner() * depth + up.into_inner() * reach;
-    let down = -*up;
-    match cast_ray_among(ctx.world, ctx.prims, &origin, &down, 2.0 * reach) {
-        Some(hit) => {
-            let walkable = ctx
-                .world
-                .get(hit.collider)
-                .is_some_and(|c| !c.flags.not_walkable);
-            walkable && hit.normal.dot(up) >= ctx.cos_slope
-        }
-        None => false,
+    let depth = (settings.min_step_depth - DEPTH_EDGE).max(0.0);
+    let walkable = |hit: &crate::world::RayHit| {
+        let prim_walkable = ctx
+            .prims
+            .iter()
+            .find(|p| p.collider == hit.collider)
+            .is_some_and(|p| p.walkable);
+        prim_walkable && hit.normal.dot(up) >= ctx.cos_slope
+    };
+    let above = contact + up.into_inner() * (2.0 * settings.skin_width);
+    if let Some(hit) = cast_ray_among(ctx.world, ctx.prims, &above, dir, depth)
+        && !walkable(&hit)
+    {
+        return false;
     }
+    let reach = depth * settings.slope_limit.tan() + DEPTH_TOLERANCE;
+    let origin = contact + dir.into_inner() * depth + up.into_inner() * reach;
+    cast_ray_among(ctx.world, ctx.prims, &origin, &-*up, 2.0 * reach)
+        .is_some_and(|hit| hit.distance > 0.0 && walkable(&hit))
 }

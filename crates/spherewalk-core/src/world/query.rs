@@ -38,7 +38,7 @@ fn sphere_box(centre: &Point3, radius: Real) -> Aabb {
     Aabb::new(centre - r, centre + r)
 }
 
-fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: Real) -> Aabb {
+pub(crate) fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: Real) -> Aabb {
     let end = start + dir.into_inner() * distance;
     // A ray's box gets a little width: a zero-width box lying exactly on a heightfield's grid
     // line overlaps no cell in parry's lookup, and the ray would miss the field.
