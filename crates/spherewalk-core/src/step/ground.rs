@@ -102,8 +102,8 @@ fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundH
     best
 }
 
-/// The sphere cast along -`up` for the ground: of the hits within `skin` (m) of the nearest
-/// one, the most level. Feet resting in a crease between a walkable face and a steep one
+/// The sphere cast along -`up` for the ground: the nearest hit, or when that one is steeper
+/// than the slope limit, the most level of the hits within `skin` (m) of it. Feet resting in a crease between a walkable face and a steep one
 /// stand on the walkable one.
 fn cast_support(
     ctx: &StepContext<'_>,
@@ -116,6 +116,9 @@ fn cast_support(
     let down = -*up;
     let (k0, nearest) = cast_sphere_among(ctx.world, ctx.prims, start, radius, &down, reach)?;
     let mut best = (k0, nearest);
+    if nearest.normal.dot(up) >= ctx.cos_slope {
+        return Some(best);
+    }
     let limit = (nearest.distance + skin).min(reach);
     let swept = swept_box(start, &down, limit, radius);
     for (k, prim) in ctx.prims.iter().enumerate() {

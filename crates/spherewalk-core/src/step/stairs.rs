@@ -64,6 +64,15 @@ pub fn try_step_up(
     if step.is_some() || forward >= least || plain > 0.25 * forward {
         return step;
     }
+    // A cheap look first: a walkable top within the step height just past the feet.
+    let up = start.up();
+    let ahead = start.position
+        + dir.into_inner() * (feet.radius + least)
+        + up.into_inner() * (settings.step_height + settings.skin_width);
+    let top = cast_ray_among(ctx.world, ctx.prims, &ahead, &-up, settings.step_height);
+    if !top.is_some_and(|hit| hit.normal.dot(&up) >= ctx.cos_slope) {
+        return None;
+    }
     trial.attempt(ctx, least, false, (contacts, hits))
 }
 
