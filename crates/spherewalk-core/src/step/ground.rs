@@ -5,6 +5,7 @@ use super::pushback::{ContactBuffer, PushMode, max_penetration, pushback};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::report::{GroundHit, Hit};
+use crate::world::PrimitiveShape;
 use crate::world::query::{cast_ray_among, cast_sphere_among, swept_box};
 use parry3d::bounding_volume::BoundingVolume;
 
@@ -39,9 +40,7 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
     let radius = feet.radius - shrink;
     let found = cast_support(ctx, &start, radius, &up, reach, skin)
         .or_else(|| support_below(ctx, &start, radius, &up, reach));
-    let Some((k, hit)) = found.filter(|(_, h)| h.normal.dot(&up) >= MAX_SUPPORT_COS) else {
-        return steep_touch(ctx, pose, skin);
-    };
+    let (k, hit) = found.filter(|(_, h)| h.normal.dot(&up) >= MAX_SUPPORT_COS)?;
     // The smaller sphere found the surface; polish the distance for the true radius (exact for
     // edges too, where the shrink does not map one-to-one onto distance along the cast).
     let rough = (hit.distance, hit.point, hit.normal);
@@ -55,7 +54,6 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         ..hit
     };
     let surface_normal = surface_normal_at(ctx, &hit.point, &hit.normal, &up);
-    let walkable = ctx.prims[k].walkable;
     let cos = surface_normal.dot(&up).clamp(-1.0, 1.0);
     Some(GroundHit {
         collider: hit.collider,
@@ -63,16 +61,17 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         contact_normal: hit.normal,
         surface_normal,
         slope_angle: cos.acos(),
-        stable: walkable && cos >= ctx.cos_slope,
+        stable: ctx.walkable(k, &surface_normal, &up),
         distance: hit.distance - skin,
     })
 }
 
-/// A face steeper than [`MAX_SUPPORT_COS`] allows, but still facing up (by more than
-/// [`MIN_STEEP_COS`]), that the feet sphere touches within `skin` (m): steep ground to slide
-/// on, never stable. Its surface normal is the contact normal, and its distance the gap along
-/// that normal (m).
-fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundHit> {
+/// Where [`probe_ground`] finds nothing: a face too steep for it (more than 75 deg from up)
+/// but still facing up (by more than [`MIN_STEEP_COS`], 88 deg) that the feet sphere touches
+/// within `skin` (m). Steep ground to slide on, never stable; its surface normal is the
+/// contact normal, and its distance the gap along that normal (m). The step asks only once,
+/// for its final ground, never inside the step offset or the ground clamp.
+pub(crate) fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundHit> {
     let up = pose.up();
     let feet = ctx.motor.stack.feet();
     let centre = pose.centre_at(feet.offset_local);
@@ -103,8 +102,8 @@ fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundH
 }
 
 /// The sphere cast along -`up` for the ground: the nearest hit, or when that one is steeper
-/// than the slope limit, the most level of the hits within `skin` (m) of it. Feet resting in a crease between a walkable face and a steep one
-/// stand on the walkable one.
+/// than the slope limit, the most level of the hits within `skin` (m) of it. Feet resting in
+/// a crease between a walkable face and a steep one stand on the walkable one.
 fn cast_support(
     ctx: &StepContext<'_>,
     start: &Point3,
@@ -123,6 +122,17 @@ fn cast_support(
     let swept = swept_box(start, &down, limit, radius);
     for (k, prim) in ctx.prims.iter().enumerate() {
         if k == k0 || !prim.aabb.intersects(&swept) {
+            continue;
+        }
+        // A sphere moving at most `limit` cannot touch a solid further than that from it: one
+        // closest point (cheap) rules most candidates out before a cast (GJK, costly).
+        let solid = matches!(prim.shape, PrimitiveShape::Solid { .. });
+        if solid
+            && ctx
+                .world
+                .primitive_closest(prim, start, radius + limit)
+                .is_none()
+        {
             continue;
         }
         let Some((distance, point, normal)) = ctx
@@ -198,7 +208,8 @@ pub fn surface_normal_at(
     let mut best = *contact_normal;
     for offset in [side, -side] {
         let origin = point + offset + up.into_inner() * RAY_REACH;
-        if let Some(hit) = cast_ray_among(ctx.world, ctx.prims, &origin, &down, 2.0 * RAY_REACH)
+        if let Some((_, hit)) =
+            cast_ray_among(ctx.world, ctx.prims, &origin, &down, 2.0 * RAY_REACH)
             && hit.normal.dot(up) > best.dot(up)
         {
             best = hit.normal;
@@ -224,18 +235,14 @@ pub fn drop_to_ground(
     let feet = ctx.motor.stack.feet();
     let centre = pose.centre_at(feet.offset_local);
     let down = -up;
-    let ray = cast_ray_among(
+    let (k, ray) = cast_ray_among(
         ctx.world,
         ctx.prims,
         &centre,
         &down,
         feet.radius + max_distance,
     )?;
-    let walkable = ctx
-        .world
-        .get(ray.collider)
-        .is_some_and(|c| !c.flags.not_walkable);
-    if !walkable || ray.normal.dot(&up) < ctx.cos_slope {
+    if !ctx.walkable(k, &ray.normal, &up) {
         return None;
     }
     let mut candidate = *pose;

@@ -6,13 +6,14 @@ mod pushback;
 mod solver;
 mod stairs;
 
+use ground::steep_touch;
 pub use ground::{drop_to_ground, probe_ground, surface_normal_at};
 pub use movement::{move_substepped, movement_velocity};
 pub use pushback::{ContactBuffer, PushMode, PushbackSummary, max_penetration, pushback};
 pub use stairs::{StepUp, try_step_up};
 
 use crate::frame::{target_up, turn_up, yaw};
-use crate::math::{Point3, Real, Vec3, clamp_length, is_finite_vec, project_on_plane};
+use crate::math::{Point3, Real, UnitVec3, Vec3, clamp_length, is_finite_vec, project_on_plane};
 use crate::pose::Pose;
 use crate::report::{GroundHit, GroundState, StepReport};
 use crate::settings::{MotorSettings, SettingsError, UpFrame};
@@ -50,6 +51,16 @@ pub struct StepContext<'a> {
     pub prims: &'a [Primitive],
     /// Cosine of the slope limit.
     pub cos_slope: Real,
+}
+
+impl StepContext<'_> {
+    /// True when a contact with primitive `k` whose normal is `normal` (world) is walkable
+    /// ground for a character whose up is `up`: the collider is walkable and the normal is
+    /// within the slope limit of up.
+    #[inline]
+    pub fn walkable(&self, k: usize, normal: &UnitVec3, up: &UnitVec3) -> bool {
+        self.prims.get(k).is_some_and(|p| p.walkable) && normal.dot(up) >= self.cos_slope
+    }
 }
 
 impl Motor {
@@ -118,7 +129,8 @@ impl Motor {
     ///    than `max_substep_fraction` of the smallest radius, [`pushback`] after each).
     /// 3. **Resolution**: [`try_step_up`] when a grounded move was blocked, then
     ///    [`probe_ground`] with the slope limit and the ground clamp ([`drop_to_ground`] when
-    ///    the feet hang over an edge).
+    ///    the feet hang over an edge); with no ground found, a face 75 to 88 degrees from up
+    ///    that the feet touch is steep ground.
     ///
     /// Bad inputs never panic: see [`StepInput`] and [`crate::InputFlags`] for the rules.
     pub fn step(
@@ -240,6 +252,7 @@ impl Motor {
                 hit = Some(found);
             }
         }
+        let hit = hit.or_else(|| steep_touch(ctx, pose, settings.skin_width));
         let (ground, snapped) =
             self.settle(pose, &mut velocity, hit.as_ref(), clamp, jumped, report);
         if snapped > settings.penetration_tolerance {

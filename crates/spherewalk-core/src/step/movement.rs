@@ -11,9 +11,10 @@ use crate::state::{MotorState, MoveIntent};
 ///
 /// On stable ground the intent applies at once and follows the ground plane so the speed
 /// along up's tangent plane is exactly the intent's (ramps cost no horizontal speed); a jump
-/// adds `jump_speed` along up, and gravity already acts on the launch step. Off stable ground the tangential velocity moves toward the
-/// intent by at most `air_acceleration * dt` and gravity is added; on steep ground the intent
-/// only steers across the slope or hastens the slide (see `steer_on_steep`).
+/// adds `jump_speed` along up, and gravity already acts on the launch step. Off stable ground
+/// the tangential velocity moves toward the intent by at most `air_acceleration * dt` and
+/// gravity is added; on steep ground the intent only steers across the slope or hastens the
+/// slide (see `steer_on_steep`).
 pub fn movement_velocity(
     ctx: &StepContext<'_>,
     pose: &Pose,

@@ -117,7 +117,8 @@ pub fn pushback(
             return summary;
         }
         if iteration + 1 == settings.max_pushback_iterations {
-            // The last iteration only measures: contacts left now mean the budget ran out.
+            // Contacts still above the tolerance when the last iteration starts mean the
+            // budget ran out (that iteration's push is not checked again).
             summary.exhausted = buffer.constraints.iter().any(|c| c.dist > tol);
         }
         let Some(d) = resolve(ctx, pose, &rules, rise, buffer, tol) else {
@@ -267,10 +268,9 @@ fn constraint(
     depth: Real,
 ) -> Constraint {
     let up = &rules.up;
-    let prim = &ctx.prims[k];
     let n = sp.contact_normal;
     let nu = n.dot(up);
-    let walkable = prim.walkable && nu >= ctx.cos_slope;
+    let walkable = ctx.walkable(k, &n, up);
     let radius = ctx.motor.stack.spheres()[index].radius;
     let mode = rules.mode;
     let base = Constraint {

@@ -30,8 +30,10 @@ pub struct StepUp {
 /// with every up-facing contact acting as a wall, then drop onto what lies below.
 ///
 /// The step is kept only when the landing is stable, the feet rise by at least 5 mm, the
-/// contact on top of the obstacle is no higher than the step height, the landing is further along the move than `blocked` (the pose the plain move
-/// reached), and the top stays stable and level for `min_step_depth` ahead.
+/// contact on top of the obstacle is no higher than the step height, the landing is further
+/// along the move than `blocked` (the pose the plain move reached), and the top stays stable
+/// and level for `min_step_depth` ahead. A move stopped head-on that is too short to land the
+/// round feet on the tread is retried with the least forward move that does.
 pub fn try_step_up(
     ctx: &StepContext<'_>,
     start: &Pose,
@@ -47,7 +49,7 @@ pub fn try_step_up(
     let forward = displacement.norm();
     let trial = Trial {
         start,
-        blocked,
+        plain: (blocked.position - start.position).dot(&dir),
         dir,
         lift,
         dt,
@@ -60,8 +62,7 @@ pub fn try_step_up(
     let least = feet.radius * (1.0 - settings.slope_limit.sin()) + settings.skin_width;
     let step = trial.attempt(ctx, forward, forward < least, (&mut *contacts, &mut *hits));
     // Only a move stopped head-on goes further; one sliding along a wall never does.
-    let plain = (blocked.position - start.position).dot(&dir);
-    if step.is_some() || forward >= least || plain > 0.25 * forward {
+    if step.is_some() || forward >= least || trial.plain > 0.25 * forward {
         return step;
     }
     // A cheap look first: a walkable top within the step height just past the feet.
@@ -70,7 +71,7 @@ pub fn try_step_up(
         + dir.into_inner() * (feet.radius + least)
         + up.into_inner() * (settings.step_height + settings.skin_width);
     let top = cast_ray_among(ctx.world, ctx.prims, &ahead, &-up, settings.step_height);
-    if !top.is_some_and(|hit| hit.normal.dot(&up) >= ctx.cos_slope) {
+    if !top.is_some_and(|(k, hit)| ctx.walkable(k, &hit.normal, &up)) {
         return None;
     }
     trial.attempt(ctx, least, false, (contacts, hits))
@@ -79,7 +80,8 @@ pub fn try_step_up(
 /// One step-offset attempt: what [`try_step_up`] tries, for a given forward distance.
 struct Trial<'p> {
     start: &'p Pose,
-    blocked: &'p Pose,
+    /// How far (m) along `dir` the plain, blocked move got.
+    plain: Real,
     dir: UnitVec3,
     lift: Real,
     dt: Real,
@@ -123,8 +125,7 @@ impl Trial<'_> {
             return None;
         }
         let progress = (pose.position - self.start.position).dot(&self.dir);
-        let plain = (self.blocked.position - self.start.position).dot(&self.dir);
-        if progress <= plain + 1e-4 {
+        if progress <= self.plain + 1e-4 {
             return None;
         }
         deep_enough(ctx, &ground.point, &self.dir, &up).then_some(StepUp { pose, rise })
@@ -168,22 +169,14 @@ fn deep_enough(
         return true;
     }
     let depth = (settings.min_step_depth - DEPTH_EDGE).max(0.0);
-    let walkable = |hit: &crate::world::RayHit| {
-        let prim_walkable = ctx
-            .prims
-            .iter()
-            .find(|p| p.collider == hit.collider)
-            .is_some_and(|p| p.walkable);
-        prim_walkable && hit.normal.dot(up) >= ctx.cos_slope
-    };
     let above = contact + up.into_inner() * (2.0 * settings.skin_width);
-    if let Some(hit) = cast_ray_among(ctx.world, ctx.prims, &above, dir, depth)
-        && !walkable(&hit)
+    if let Some((k, hit)) = cast_ray_among(ctx.world, ctx.prims, &above, dir, depth)
+        && !ctx.walkable(k, &hit.normal, up)
     {
         return false;
     }
     let reach = depth * settings.slope_limit.tan() + DEPTH_TOLERANCE;
     let origin = contact + dir.into_inner() * depth + up.into_inner() * reach;
     cast_ray_among(ctx.world, ctx.prims, &origin, &-*up, 2.0 * reach)
-        .is_some_and(|hit| hit.distance > 0.0 && walkable(&hit))
+        .is_some_and(|(k, hit)| hit.distance > 0.0 && ctx.walkable(k, &hit.normal, up))
 }

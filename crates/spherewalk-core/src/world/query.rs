@@ -98,30 +98,32 @@ pub(crate) fn cast_sphere_among(
     best
 }
 
-/// Nearest ray hit among `prims` (deterministic tie-break by order).
+/// Nearest ray hit among `prims` (deterministic tie-break by order), with the index of the
+/// primitive hit.
 pub(crate) fn cast_ray_among(
     world: &CollisionWorld,
     prims: &[Primitive],
     origin: &Point3,
     dir: &UnitVec3,
     max_distance: Real,
-) -> Option<RayHit> {
-    let mut best: Option<RayHit> = None;
+) -> Option<(usize, RayHit)> {
+    let mut best: Option<(usize, RayHit)> = None;
     let swept = swept_box(origin, dir, max_distance, 0.0);
-    for prim in prims {
+    for (k, prim) in prims.iter().enumerate() {
         if !prim.aabb.intersects(&swept) {
             continue;
         }
-        let limit = best.map_or(max_distance, |b| b.distance);
+        let limit = best.map_or(max_distance, |(_, b)| b.distance);
         if let Some((distance, normal)) = world.primitive_cast_ray(prim, origin, dir, limit)
-            && best.is_none_or(|b| distance < b.distance)
+            && best.is_none_or(|(_, b)| distance < b.distance)
         {
-            best = Some(RayHit {
+            let hit = RayHit {
                 collider: prim.collider,
                 distance,
                 point: origin + dir.into_inner() * distance,
                 normal,
-            });
+            };
+            best = Some((k, hit));
         }
     }
     best
@@ -193,6 +195,6 @@ impl CollisionWorld {
         let mut prims = Vec::new();
         let aabb = swept_box(origin, dir, max_distance, 0.0);
         self.gather_primitives(&aabb, filter, &mut ids, &mut prims);
-        cast_ray_among(self, &prims, origin, dir, max_distance)
+        cast_ray_among(self, &prims, origin, dir, max_distance).map(|(_, hit)| hit)
     }
 }
