@@ -146,6 +146,7 @@ impl SceneFile {
             for part in &parts {
                 let mut desc = part.collider(&item.pose);
                 desc.flags.not_walkable = !item.walkable;
+                desc.flags.two_sided = item.two_sided;
                 let id = sim
                     .collision
                     .insert(desc)

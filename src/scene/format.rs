@@ -316,6 +316,10 @@ pub enum ColliderDesc {
         /// Uniform scale.
         #[serde(default = "one")]
         scale: Real,
+        /// Whether its triangles collide from both sides (one-sided by default: seen from
+        /// behind, a face is not there).
+        #[serde(default)]
+        two_sided: bool,
         /// Position (m, world).
         #[serde(default)]
         at: Xyz,
@@ -359,6 +363,8 @@ pub struct ColliderItem {
     pub pose: Iso,
     /// Whether characters may stand on it.
     pub walkable: bool,
+    /// Whether mesh triangles collide from both sides.
+    pub two_sided: bool,
 }
 
 impl TryFrom<ColliderDesc> for ColliderItem {
@@ -393,6 +399,7 @@ impl TryFrom<ColliderDesc> for ColliderItem {
         let pose = place(*at, *rot_deg).map_err(err)?;
         let gen_err = |e: generate::GenerateError| fail(kind, &name, e);
         let mut walkable = true;
+        let mut two_sided = false;
         let geometry = match desc {
             ColliderDesc::Solid {
                 shape, walkable: w, ..
@@ -441,16 +448,25 @@ impl TryFrom<ColliderDesc> for ColliderItem {
             } => Geometry::Parts(
                 generate::heightfield(cells, size, amplitude, seed).map_err(gen_err)?,
             ),
-            ColliderDesc::Obj { path, scale, .. } => Geometry::Obj {
-                path: PathBuf::from(path),
-                scale: length("scale", scale).map_err(err)?,
-            },
+            ColliderDesc::Obj {
+                path,
+                scale,
+                two_sided: both,
+                ..
+            } => {
+                two_sided = both;
+                Geometry::Obj {
+                    path: PathBuf::from(path),
+                    scale: length("scale", scale).map_err(err)?,
+                }
+            }
         };
         Ok(Self {
             name,
             geometry,
             pose,
             walkable,
+            two_sided,
         })
     }
 }

@@ -5,7 +5,7 @@ use super::solver::{Constraint, clip_velocity, solve_push};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::report::Hit;
-use crate::world::SurfacePoint;
+use crate::world::{Primitive, PrimitiveShape, SurfacePoint};
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
 /// Below this horizontal length (of a unit normal) a contact is treated as flat and never
@@ -67,6 +67,8 @@ struct Rules {
     up: UnitVec3,
     /// Highest rise (m, along up) steep contacts may push the stack to in `Free` mode.
     max_rise: Real,
+    /// The displacement (m, world) that led here: where each sphere came from.
+    motion: Vec3,
 }
 
 /// Rounds of "solve, re-measure every contact at the result, add what is still overlapping"
@@ -107,6 +109,7 @@ pub fn pushback(
         mode,
         up,
         max_rise: (-motion.dot(&up)).max(0.0),
+        motion: *motion,
     };
     let mut rise: Real = 0.0;
     let mut summary = PushbackSummary::default();
@@ -155,7 +158,15 @@ fn gather(
     buffer.constraints.clear();
     for (index, sphere) in ctx.motor.stack.spheres().iter().enumerate() {
         let centre = pose.centre_at(sphere.offset_local);
-        collect_contacts(ctx, &centre, sphere.radius, tol, &mut buffer.contacts);
+        let from = centre - rules.motion;
+        collect_contacts(
+            ctx,
+            &centre,
+            &from,
+            sphere.radius,
+            tol,
+            &mut buffer.contacts,
+        );
         for &(k, sp) in buffer.contacts.iter() {
             let depth = sphere.radius - sp.distance;
             let c = constraint(ctx, rules, rise, index, k, &sp, depth);
@@ -240,11 +251,15 @@ fn still_overlapping(
     let mut worst: Option<(Real, Constraint)> = None;
     for f in found {
         let sphere = spheres[f.sphere];
-        let centre = pose.centre_at(sphere.offset_local) + d;
+        let start = pose.centre_at(sphere.offset_local);
+        let centre = start + d;
         let prim = &ctx.prims[f.prim];
         let Some(sp) = ctx.world.primitive_closest(prim, &centre, sphere.radius) else {
             continue;
         };
+        if !entered_from_front(prim, &sp, &(start - rules.motion)) {
+            continue;
+        }
         let depth = sphere.radius - sp.distance;
         if depth > tol && worst.is_none_or(|(w, _)| depth > w) {
             let risen = rise + d.dot(&rules.up);
@@ -329,11 +344,28 @@ fn constraint(
     }
 }
 
+/// False for a sphere whose centre lies behind a one-sided face it did not cross from the
+/// front: its move started at `from` (world, m), already behind the face's plane. Seen from
+/// behind, a one-sided face is not there (it is a flipped triangle of a floor the character
+/// stands on, or the back of a wall it walks out of); only a centre that crossed the face
+/// during this move (tunnelling, a push from a moving platform) is inside and pushed back out
+/// to the front. Solids and points in front of a face always count.
+pub(crate) fn entered_from_front(prim: &Primitive, sp: &SurfacePoint, from: &Point3) -> bool {
+    match prim.shape {
+        PrimitiveShape::Triangle { corners, normal } if sp.distance < 0.0 => {
+            (from - corners[0]).dot(&normal) >= 0.0
+        }
+        _ => true,
+    }
+}
+
 /// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
-/// point, deepest first (ties by index, so the order is deterministic).
+/// point, deepest first (ties by index, so the order is deterministic). `from` is where the
+/// sphere's centre started its move (see [`entered_from_front`]).
 fn collect_contacts(
     ctx: &StepContext<'_>,
     centre: &Point3,
+    from: &Point3,
     radius: Real,
     tol: Real,
     out: &mut Vec<(usize, SurfacePoint)>,
@@ -347,6 +379,7 @@ fn collect_contacts(
         }
         if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius)
             && radius - sp.distance > tol
+            && entered_from_front(prim, &sp, from)
         {
             out.push((k, sp));
         }
@@ -354,7 +387,9 @@ fn collect_contacts(
     out.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
 }
 
-/// Deepest penetration (m, >= 0) of any sphere of the stack at `pose` into the primitives.
+/// Deepest penetration (m, >= 0) of any sphere of the stack at `pose` into the primitives. A
+/// centre behind a one-sided face does not count (the stack is at rest here; see
+/// [`pushback`] for faces crossed from the front).
 pub fn max_penetration(ctx: &StepContext<'_>, pose: &Pose) -> Real {
     let mut deepest: Real = 0.0;
     for sphere in ctx.motor.stack.spheres() {
@@ -365,7 +400,9 @@ pub fn max_penetration(ctx: &StepContext<'_>, pose: &Pose) -> Real {
             if !prim.aabb.intersects(&bounds) {
                 continue;
             }
-            if let Some(sp) = ctx.world.primitive_closest(prim, &centre, sphere.radius) {
+            if let Some(sp) = ctx.world.primitive_closest(prim, &centre, sphere.radius)
+                && entered_from_front(prim, &sp, &centre)
+            {
                 deepest = deepest.max(sphere.radius - sp.distance);
             }
         }

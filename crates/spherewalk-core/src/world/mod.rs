@@ -24,6 +24,12 @@ pub struct ColliderFlags {
     /// Characters never stand stably on this collider: any ground contact with it counts as
     /// steep ground, whatever its slope.
     pub not_walkable: bool,
+    /// Mesh and heightfield triangles collide from both sides (Jolt's back-face mode). By
+    /// default they are one-sided: seen from behind they are not there, so characters pass
+    /// through from the back and are pushed out to the front only when they crossed the face
+    /// from the front. Solid shapes ignore this flag.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub two_sided: bool,
 }
 
 /// Selects which colliders a query sees.
@@ -109,6 +115,13 @@ impl ColliderDesc {
     /// Marks the collider as never walkable.
     pub fn not_walkable(mut self) -> Self {
         self.flags.not_walkable = true;
+        self
+    }
+
+    /// Makes mesh and heightfield triangles collide from both sides
+    /// ([`ColliderFlags::two_sided`]).
+    pub fn two_sided(mut self) -> Self {
+        self.flags.two_sided = true;
         self
     }
 

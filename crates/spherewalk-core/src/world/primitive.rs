@@ -85,6 +85,7 @@ impl CollisionWorld {
                 let owner = Owner {
                     collider: id,
                     walkable: !c.flags.not_walkable,
+                    two_sided: c.flags.two_sided,
                 };
                 push_shape_primitives(owner, &*c.shape.0, &c.pose, WHOLE, aabb, out);
             }
@@ -229,6 +230,8 @@ impl CollisionWorld {
 struct Owner {
     collider: ColliderId,
     walkable: bool,
+    /// Triangles are pushed twice, once per side.
+    two_sided: bool,
 }
 
 fn push_shape_primitives(
@@ -244,11 +247,22 @@ fn push_shape_primitives(
         let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
         let raw = if flip { -raw } else { raw };
         // NOTE: degenerate (zero-area) triangles have no side and are skipped.
-        if let Some(normal) = UnitVec3::try_new(raw, DEGENERATE * DEGENERATE) {
+        let Some(normal) = UnitVec3::try_new(raw, DEGENERATE * DEGENERATE) else {
+            return;
+        };
+        let aabb = Aabb::from_points_ref(corners.iter());
+        let sides: &[UnitVec3] = if owner.two_sided {
+            &[normal, -normal]
+        } else {
+            &[normal]
+        };
+        // A two-sided face is two one-sided faces back to back: each holds what comes from
+        // its own front.
+        for &normal in sides {
             out.push(Primitive {
                 collider: owner.collider,
                 walkable: owner.walkable,
-                aabb: Aabb::from_points_ref(corners.iter()),
+                aabb,
                 shape: PrimitiveShape::Triangle { corners, normal },
             });
         }
