@@ -398,4 +398,49 @@ mod tests {
         assert_eq!(play.controlled, first);
         assert_eq!((wanderers(&play), players(&play)), before);
     }
+
+    /// Issue 8, defect 9: in scenes/walls.ron, hold D 2 s (the hero walks to the east wall
+    /// and up it), release, then hold D 2.5 s (up to the ceiling beside the beam). A
+    /// character in Surface mode never hangs: it re-attaches to a face (grounded) or falls
+    /// within 0.5 s. At 20 and 12 frames per second (the camera turns in bigger steps) it used
+    /// to stay wedged at speed 0 for good in the corner of wall, ceiling and beam.
+    #[test]
+    fn surface_mode_never_hangs_in_the_wall_ceiling_beam_corner() {
+        for fps in [60.0, 30.0, 20.0, 12.0] {
+            let mut play = play("walls");
+            let e = play.controlled.expect("controlled");
+            let name = play.scene.sim.world.get::<&Name>(e).map(|n| n.0.clone());
+            assert_eq!(name.as_deref(), Ok("hero"));
+            let mut controls = Controls::default();
+            // Seconds spent not grounded and slower than 0.5 m/s (neither attached nor
+            // falling), in a row, and the longest such stretch.
+            let (mut hanging, mut longest): (Real, Real) = (0.0, 0.0);
+            let mut hold = |play: &mut Play, controls: &mut Controls, secs: Real| {
+                for _ in 0..(secs * fps).round() as u32 {
+                    let steps = play.tick(1.0 / fps, controls);
+                    let state = *play.scene.sim.world.get::<&MotorState>(e).expect("hero");
+                    let hangs = state.ground != spherewalk::GroundState::Grounded
+                        && state.velocity.norm() < 0.5;
+                    hanging = if hangs {
+                        hanging + steps as Real * play.scene.sim.dt()
+                    } else {
+                        0.0
+                    };
+                    longest = longest.max(hanging);
+                }
+            };
+            controls.key(KeyCode::KeyD, ElementState::Pressed, false);
+            hold(&mut play, &mut controls, 2.0);
+            controls.key(KeyCode::KeyD, ElementState::Released, false);
+            hold(&mut play, &mut controls, 0.5);
+            controls.key(KeyCode::KeyD, ElementState::Pressed, false);
+            hold(&mut play, &mut controls, 2.5);
+            controls.key(KeyCode::KeyD, ElementState::Released, false);
+            hold(&mut play, &mut controls, 20.0);
+            // 0.5 s is the issue's bound; a frame is at most 5 fixed steps of 1/60 s here.
+            assert!(longest <= 0.5, "{fps} fps: hung {longest} s");
+            let state = *play.scene.sim.world.get::<&MotorState>(e).expect("hero");
+            assert_eq!(state.ground, spherewalk::GroundState::Grounded, "{fps} fps");
+        }
+    }
 }

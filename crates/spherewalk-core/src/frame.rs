@@ -9,8 +9,9 @@ use crate::state::MotorState;
 /// The up direction (world) the character should turn toward this step.
 ///
 /// `Gravity`: opposite `gravity` (unchanged when gravity is zero). `Surface`: the normal of a
-/// wall that blocked the last grounded move, else the stable ground's surface normal, else the
-/// current up. `Fixed(v)`: `v` normalised.
+/// wall that blocked the last grounded move, else the ground's surface normal (stable or
+/// steep: a character wedged on a face too steep for its current up turns to stand on it
+/// rather than hang there), else the current up. `Fixed(v)`: `v` normalised.
 pub fn target_up(up_frame: &UpFrame, pose: &Pose, state: &MotorState, gravity: &Vec3) -> UnitVec3 {
     let current = pose.up();
     match up_frame {
@@ -20,7 +21,9 @@ pub fn target_up(up_frame: &UpFrame, pose: &Pose, state: &MotorState, gravity: &
                 return wall;
             }
             match (state.ground, state.ground_hit) {
-                (GroundState::Grounded, Some(hit)) => hit.surface_normal,
+                (GroundState::Grounded | GroundState::SteepGround, Some(hit)) => {
+                    hit.surface_normal
+                }
                 _ => current,
             }
         }
