@@ -13,9 +13,7 @@
 use crate::components::{Body, Character, LastStep, Name};
 use crate::sim::Sim;
 use serde::{Deserialize, Serialize};
-use spherewalk_core::{
-    CollisionWorld, MotorState, Pose, QueryFilter, Real, SphereStack, sphere_centres,
-};
+use spherewalk_core::{MotorState, Pose, QueryFilter, Real};
 use std::io::Write;
 
 /// One character after one step (see the module docs for every field's meaning and units).
@@ -43,20 +41,6 @@ pub struct TraceRecord {
     pub stepped_up: Real,
     /// Deepest overlap of any sphere with any other collider after the step (m, >= 0).
     pub max_penetration: Real,
-}
-
-/// Deepest overlap (m, >= 0) of any sphere of `stack` at `pose` with the colliders of
-/// `collision` that `filter` accepts.
-pub fn stack_penetration(
-    collision: &CollisionWorld,
-    stack: &SphereStack,
-    pose: &Pose,
-    filter: &QueryFilter,
-) -> Real {
-    sphere_centres(pose, stack)
-        .zip(stack.spheres())
-        .map(|(centre, s)| collision.sphere_penetration(&centre, s.radius, filter))
-        .fold(0.0, Real::max)
 }
 
 /// Appends a record for every character of `sim` as it is now (after its last step), in
@@ -94,10 +78,9 @@ pub fn records(sim: &Sim, out: &mut Vec<TraceRecord>) {
                 .and_then(|h| sim.collider_name(h.collider))
                 .map(str::to_owned),
             stepped_up: last.0.stepped_up,
-            max_penetration: stack_penetration(
-                &sim.collision,
-                character.motor.stack(),
+            max_penetration: sim.collision.stack_penetration(
                 pose,
+                character.motor.stack(),
                 &filter,
             ),
         });

@@ -639,6 +639,8 @@ pub struct SettingsDesc {
     pub up_turn_rate_deg: Option<Real>,
     /// Change of velocity along the ground while airborne (m/s²).
     pub air_acceleration: Option<Real>,
+    /// Fastest push out of an overlap (m/s); unlimited when left out.
+    pub penetration_recovery_speed: Option<Real>,
 }
 
 impl SettingsDesc {
@@ -670,6 +672,7 @@ impl SettingsDesc {
             self.up_turn_rate_deg.map(Real::to_radians),
         );
         set(&mut s.air_acceleration, self.air_acceleration);
+        s.penetration_recovery_speed = self.penetration_recovery_speed;
         if let Some(n) = self.max_pushback_iterations {
             s.max_pushback_iterations = n;
         }

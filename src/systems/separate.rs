@@ -15,7 +15,7 @@ use spherewalk_core::math::project_on_plane;
 use spherewalk_core::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use spherewalk_core::{
     ColliderId, CollisionWorld, ContactBuffer, Motor, MotorState, Point3, Pose, PushMode,
-    QueryFilter, Real, UnitVec3, Vec3, pushback, sphere_centres,
+    QueryFilter, Real, UnitVec3, Vec3, pushback,
 };
 
 /// One character as the separation pass sees it.
@@ -40,7 +40,8 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
         .map(|(body, c, pose)| Snapshot {
             body: body.0,
             pose: *pose,
-            spheres: sphere_centres(pose, c.motor.stack())
+            spheres: pose
+                .sphere_centres(c.motor.stack())
                 .zip(c.motor.stack().spheres().iter().map(|s| s.radius))
                 .collect(),
         })

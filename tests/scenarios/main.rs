@@ -1,21 +1,9 @@
-//! Scenario tests of the public API: one module per capability, one binary.
+//! Scenario tests of the runtime: the hecs `Sim`, scene files and the geometry generators.
+//!
+//! Tests of the motor and collision world alone live with the core, in
+//! `crates/spherewalk-core/tests/scenarios/` (`cargo test -p spherewalk-core --test scenarios`);
+//! `cargo test --workspace` runs both binaries.
 
-mod bad_input;
-mod common;
-mod determinism;
 mod generate;
-mod gravity;
-mod ground;
-mod peers_jolt;
-mod peers_rapier;
-mod planet;
-mod pushout;
 mod runtime;
 mod scenes;
-mod seams;
-mod shape;
-mod slopes;
-mod stairs;
-mod surface;
-mod walls;
-mod world_queries;

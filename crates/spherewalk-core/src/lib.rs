@@ -17,32 +17,33 @@
 
 #![forbid(unsafe_code)]
 
-mod frame;
+mod contact;
 mod gravity;
+mod hooks;
 pub mod math;
 mod pose;
-mod report;
 mod settings;
 mod shape;
 mod state;
 mod step;
 mod world;
 
-pub use frame::{target_up, turn_up, yaw};
+pub use contact::{ColliderId, GroundHit, GroundState, Hit};
 pub use gravity::{GravityError, GravityField, GravityFields, Pull, Volume};
+pub use hooks::{Candidate, ContactHooks, NoHooks};
 pub use math::{Iso, Point3, Quat, Real, UnitVec3, Vec3, na};
 pub use parry3d;
 pub use pose::Pose;
-pub use report::{GroundHit, GroundState, Hit, InputFlags, StepReport};
 pub use settings::{MotorSettings, SettingsError, UpFrame};
-pub use shape::{ShapeError, SphereStack, StackSphere};
+pub use shape::{AUTO_WAIST_FRACTION, MAX_SPHERES, ShapeError, SphereStack, StackSphere};
 pub use state::{MotorState, MoveIntent, StepInput};
 pub use step::{
-    ContactBuffer, MAX_GRAVITY, Motor, PushMode, PushbackSummary, StepContext, StepUp,
-    drop_to_ground, max_penetration, move_substepped, movement_velocity, probe_ground, pushback,
-    sphere_centres, surface_normal_at, try_step_up,
+    ClampRules, ContactBuffer, InputFlags, Landing, MAX_GRAVITY, Motor, PushMode, PushbackSummary,
+    StepContext, StepReport, StepUp, clamp_to_ground, max_penetration, move_substepped,
+    movement_velocity, probe_ground, pushback, surface_normal_at, target_up, try_step_up, turn_up,
+    yaw,
 };
 pub use world::{
-    Collider, ColliderDesc, ColliderFlags, ColliderId, CollisionWorld, DEFAULT_LAYER, Primitive,
+    Collider, ColliderDesc, ColliderFlags, CollisionWorld, DEFAULT_LAYER, Primitive,
     PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint, WorldError,
 };

@@ -67,6 +67,18 @@ impl Pose {
         Some(self.centre_at(s.offset_local))
     }
 
+    /// World centres of every sphere of `stack` (m), feet first: the one place a stack is
+    /// placed in the world.
+    pub fn sphere_centres<'a>(
+        &'a self,
+        stack: &'a SphereStack,
+    ) -> impl Iterator<Item = Point3> + 'a {
+        stack
+            .spheres()
+            .iter()
+            .map(|s| self.centre_at(s.offset_local))
+    }
+
     /// World point at `offset_local` metres along the character's up from `position`.
     #[inline]
     pub fn centre_at(&self, offset_local: Real) -> Point3 {

@@ -52,6 +52,11 @@ pub struct MotorSettings {
     pub air_acceleration: Real,
     /// How the up axis is chosen.
     pub up_frame: UpFrame,
+    /// Fastest a character is pushed out of an overlap it did not move into (m/s, > 0): a
+    /// character spawned or squeezed inside geometry eases out at this speed instead of
+    /// popping out in one step. Each pushback pass moves at most its own motion's length plus
+    /// `penetration_recovery_speed * dt`. `None` (the default): resolved at once.
+    pub penetration_recovery_speed: Option<Real>,
 }
 
 impl Default for MotorSettings {
@@ -70,6 +75,7 @@ impl Default for MotorSettings {
             up_turn_rate: 8.0,
             air_acceleration: 20.0,
             up_frame: UpFrame::Gravity,
+            penetration_recovery_speed: None,
         }
     }
 }
@@ -153,6 +159,9 @@ impl MotorSettings {
         check("max_dt", self.max_dt, pos, "> 0")?;
         check("up_turn_rate", self.up_turn_rate, pos, "> 0")?;
         check("air_acceleration", self.air_acceleration, non_neg, ">= 0")?;
+        if let Some(v) = self.penetration_recovery_speed {
+            check("penetration_recovery_speed", v, pos, "> 0")?;
+        }
         if self.max_pushback_iterations == 0 {
             return Err(SettingsError::NoPushbackIterations);
         }

@@ -5,6 +5,13 @@ use thiserror::Error;
 
 /// Tolerance (m) used to accept a single-sphere capsule whose height is `2 * radius` up to rounding.
 const HEIGHT_TOLERANCE: Real = 1e-4;
+/// Most spheres a stack may hold: every step costs time per sphere, and a count from bad
+/// input must not allocate without bound.
+pub const MAX_SPHERES: usize = 64;
+/// Deepest waist [`SphereStack::capsule_auto`] leaves between neighbouring spheres, as a
+/// fraction of the radius (0.15: 4.5 cm for a 0.3 m radius): how far a thin edge can poke
+/// into the stack beyond the true capsule's surface.
+pub const AUTO_WAIST_FRACTION: Real = 0.15;
 
 /// One sphere of a [`SphereStack`], in the character-local frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +44,12 @@ pub enum ShapeError {
         index: usize,
         /// The rejected offset (m).
         offset: Real,
+    },
+    /// More spheres than [`MAX_SPHERES`].
+    #[error("a sphere stack holds at most {max} spheres, not {count}", max = MAX_SPHERES)]
+    TooMany {
+        /// The requested number of spheres.
+        count: usize,
     },
     /// Spheres are not listed feet first (offsets must strictly increase).
     #[error(
@@ -103,6 +116,11 @@ impl SphereStack {
         let Some(&(first_offset, first_radius)) = spheres.first() else {
             return Err(ShapeError::Empty);
         };
+        if spheres.len() > MAX_SPHERES {
+            return Err(ShapeError::TooMany {
+                count: spheres.len(),
+            });
+        }
         for (index, &(offset, radius)) in spheres.iter().enumerate() {
             if !(radius.is_finite() && radius > 0.0) {
                 return Err(ShapeError::InvalidRadius { index, radius });
@@ -157,6 +175,9 @@ impl SphereStack {
         if count == 0 {
             return Err(ShapeError::Empty);
         }
+        if count > MAX_SPHERES {
+            return Err(ShapeError::TooMany { count });
+        }
         if !(radius.is_finite() && radius > 0.0) {
             return Err(ShapeError::InvalidRadius { index: 0, radius });
         }
@@ -179,6 +200,53 @@ impl SphereStack {
             return Self::new(&pairs[..1]);
         }
         Self::new(&pairs)
+    }
+
+    /// A capsule of `height` and `radius` (m) with the fewest equal spheres whose waists are
+    /// at most [`AUTO_WAIST_FRACTION`] of the radius deep ([`Self::worst_waist`]): 2 for a
+    /// squat 1.0 m × 0.4 m character, 5 for a 1.8 m × 0.3 m one, 6 for Jolt's 1.95 m × 0.3 m
+    /// capsule.
+    ///
+    /// # Errors
+    /// As [`Self::capsule`]: a radius that is not finite and positive, or a height that is not
+    /// finite or below `2 * radius`; [`ShapeError::TooMany`] when even [`MAX_SPHERES`]
+    /// spheres leave a deeper waist (a height over about 68 radii).
+    pub fn capsule_auto(height: Real, radius: Real) -> Result<Self, ShapeError> {
+        if !(radius.is_finite() && radius > 0.0) {
+            return Err(ShapeError::InvalidRadius { index: 0, radius });
+        }
+        if !height.is_finite() || height < 2.0 * radius - HEIGHT_TOLERANCE {
+            return Err(ShapeError::InvalidHeight { height, radius });
+        }
+        let span = (height - 2.0 * radius).max(0.0);
+        if span <= HEIGHT_TOLERANCE {
+            return Self::capsule(height, radius, 1);
+        }
+        // A waist of depth d between equal spheres spaced s apart: d = r - sqrt(r² - s²/4).
+        let inner = radius * (1.0 - AUTO_WAIST_FRACTION);
+        let spacing = 2.0 * (radius * radius - inner * inner).sqrt();
+        let gaps = (span / spacing).ceil();
+        if !(gaps.is_finite() && gaps < MAX_SPHERES as Real) {
+            return Err(ShapeError::TooMany {
+                count: if gaps.is_finite() {
+                    gaps as usize + 1
+                } else {
+                    usize::MAX
+                },
+            });
+        }
+        Self::capsule(height, radius, gaps as usize + 1)
+    }
+
+    /// The deepest waist of the stack (m): over each pair of neighbours, how far the circle
+    /// where their surfaces meet lies inside the smooth hull tangent to both (a cylinder for
+    /// equal radii, a cone otherwise). A thin edge can poke this far into the stack beyond
+    /// what a capsule would allow. 0 for a single sphere.
+    pub fn worst_waist(&self) -> Real {
+        self.spheres
+            .windows(2)
+            .map(|pair| waist(&pair[0], &pair[1]))
+            .fold(0.0, Real::max)
     }
 
     /// The spheres, feet first, in the character-local frame.
@@ -215,4 +283,22 @@ impl SphereStack {
     pub fn height(&self) -> Real {
         self.height
     }
+}
+
+/// Depth (m) of the waist between two overlapping spheres `lo` and `hi` (see
+/// [`SphereStack::worst_waist`]), in the plane through the axis: the circles meet at height
+/// `x` above `lo`'s centre and distance `a` from the axis; the hull line tangent to both
+/// circles has the unit normal `(cos phi, sin phi)` with `sin phi = (r1 - r2) / s`.
+fn waist(lo: &StackSphere, hi: &StackSphere) -> Real {
+    let s = hi.offset_local - lo.offset_local;
+    let (r1, r2) = (lo.radius, hi.radius);
+    if s <= 0.0 || s <= (r1 - r2).abs() {
+        // One sphere holds the other: no waist.
+        return 0.0;
+    }
+    let x = (s * s + r1 * r1 - r2 * r2) / (2.0 * s);
+    let a = (r1 * r1 - x * x).max(0.0).sqrt();
+    let sin = (r1 - r2) / s;
+    let cos = (1.0 - sin * sin).max(0.0).sqrt();
+    (r1 - (a * cos + x * sin)).max(0.0)
 }

@@ -1,7 +1,7 @@
 //! What the motor remembers between steps, and what the caller asks of it each step.
 
+use crate::contact::{GroundHit, GroundState};
 use crate::math::{Real, UnitVec3, Vec3};
-use crate::report::{GroundHit, GroundState};
 
 /// Per-character motor memory, carried from one step to the next.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,10 +1,10 @@
-//! Phase 3a: the ground probe under the feet sphere and the ground clamp.
+//! Phase 3: the ground probe under the feet sphere and the ground clamp.
 
 use super::StepContext;
 use super::pushback::{ContactBuffer, PushMode, max_penetration, pushback};
+use crate::contact::{GroundHit, GroundState, Hit};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
-use crate::report::{GroundHit, Hit};
 use crate::world::PrimitiveShape;
 use crate::world::query::{cast_ray_among, cast_sphere_among, swept_box};
 use parry3d::bounding_volume::BoundingVolume;
@@ -15,6 +15,8 @@ const MAX_SUPPORT_COS: Real = 0.258_819;
 /// Contacts of the feet sphere facing up by less than this (88 deg from up) are walls, not
 /// even steep ground.
 const MIN_STEEP_COS: Real = 0.034_899;
+/// Speed (m/s) along the ground's contact normal above which the feet are leaving the ground.
+const SEPARATION_SPEED: Real = 1e-3;
 /// A contact normal this close to up is its own surface normal (no ray needed).
 const FLAT_COS: Real = 0.999_9;
 /// Height above the contact (m) the surface rays start from, and half their length.
@@ -71,7 +73,7 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
 /// within `skin` (m). Steep ground to slide on, never stable; its surface normal is the
 /// contact normal, and its distance the gap along that normal (m). The step asks only once,
 /// for its final ground, never inside the step offset or the ground clamp.
-pub(crate) fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundHit> {
+fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundHit> {
     let up = pose.up();
     let feet = ctx.motor.stack.feet();
     let centre = pose.centre_at(feet.offset_local);
@@ -225,7 +227,7 @@ pub fn surface_normal_at(
 ///
 /// This is what walks a character smoothly down stairs: it drops onto the next tread instead
 /// of rolling over the nosing and falling.
-pub fn drop_to_ground(
+fn drop_to_ground(
     ctx: &StepContext<'_>,
     pose: &mut Pose,
     max_distance: Real,
@@ -272,4 +274,87 @@ pub fn drop_to_ground(
     let hit = probe_ground(ctx, &candidate, ctx.motor.settings.skin_width)?;
     *pose = candidate;
     Some(hit)
+}
+
+/// How [`clamp_to_ground`] treats the probed ground.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClampRules {
+    /// Walking on stable ground last step (and not jumping): snap down onto stable ground up
+    /// to `ground_clamp_distance` below, dropping past an edge the feet hang over.
+    pub clamp: bool,
+    /// The character jumped this step: it leaves whatever it touches.
+    pub jumped: bool,
+}
+
+/// Where [`clamp_to_ground`] left the character.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Landing {
+    /// The ground state.
+    pub ground: GroundState,
+    /// The ground under the feet (stable, or a steep face they touch), if any.
+    pub hit: Option<GroundHit>,
+    /// Distance moved down along up onto the ground (m, >= 0), the edge drop included.
+    pub clamped_down: Real,
+    /// The last part of it, the snap onto the probed ground (m, >= 0).
+    pub snapped: Real,
+}
+
+/// The ground clamp and the slope limit, given the ground `probed` under the feet
+/// ([`probe_ground`]). With `rules.clamp`, unstable or missing ground within the clamp
+/// distance is looked for past the edge the feet hang over (a straight drop onto a lower
+/// tread). Stable ground that is touching (within `skin_width`), or within the clamp distance
+/// when clamping, is snapped onto and removes the velocity (m/s, world) into it: `Grounded`.
+/// Unstable ground touching the feet, or a face 75 to 88 degrees from up that they touch, is
+/// `SteepGround`. A character moving away from the ground faster than 1 mm/s, or jumping,
+/// leaves it: `Airborne`.
+pub fn clamp_to_ground(
+    ctx: &StepContext<'_>,
+    pose: &mut Pose,
+    velocity: &mut Vec3,
+    probed: Option<GroundHit>,
+    rules: ClampRules,
+    scratch: (&mut ContactBuffer, &mut Vec<Hit>),
+) -> Landing {
+    let settings = &ctx.motor.settings;
+    let skin = settings.skin_width;
+    let mut landing = Landing {
+        ground: GroundState::Airborne,
+        hit: probed,
+        clamped_down: 0.0,
+        snapped: 0.0,
+    };
+    if rules.clamp && !probed.is_some_and(|h| h.stable) {
+        let before = pose.position;
+        if let Some(found) = drop_to_ground(ctx, pose, settings.ground_clamp_distance, scratch) {
+            landing.clamped_down = (before - pose.position).norm();
+            landing.hit = Some(found);
+        }
+    }
+    landing.hit = landing.hit.or_else(|| steep_touch(ctx, pose, skin));
+    let Some(hit) = landing.hit else {
+        return landing;
+    };
+    let leaving =
+        rules.jumped || (!rules.clamp && velocity.dot(&hit.contact_normal) > SEPARATION_SPEED);
+    let touching = hit.distance <= skin && !leaving;
+    if !(touching || (rules.clamp && hit.stable)) {
+        return landing;
+    }
+    if !hit.stable {
+        landing.ground = GroundState::SteepGround;
+        return landing;
+    }
+    let snap = hit.distance.max(0.0);
+    pose.position -= pose.up().into_inner() * snap;
+    landing.snapped = snap;
+    if snap > skin {
+        landing.clamped_down = snap;
+    }
+    let n = hit.surface_normal;
+    let into = velocity.dot(&n);
+    if into < 0.0 {
+        *velocity -= n.into_inner() * into;
+    }
+    landing.ground = GroundState::Grounded;
+    landing
 }

@@ -1,29 +1,34 @@
 //! The motor step: movement -> pushback -> resolution, in any up frame.
 
+mod frame;
 mod ground;
 mod movement;
 mod pushback;
+mod report;
+mod scratch;
 mod solver;
 mod stairs;
 
-use ground::steep_touch;
-pub use ground::{drop_to_ground, probe_ground, surface_normal_at};
+pub use frame::{target_up, turn_up, yaw};
+pub use report::{InputFlags, StepReport};
+use scratch::Scratch;
+
+pub use ground::{ClampRules, Landing, clamp_to_ground, probe_ground, surface_normal_at};
 pub use movement::{move_substepped, movement_velocity};
 pub use pushback::{ContactBuffer, PushMode, PushbackSummary, max_penetration, pushback};
 pub use stairs::{StepUp, try_step_up};
 
-use crate::frame::{target_up, turn_up, yaw};
-use crate::math::{Point3, Real, UnitVec3, Vec3, clamp_length, is_finite_vec, project_on_plane};
+use crate::contact::GroundState;
+use crate::hooks::{Candidate, ContactHooks, NoHooks};
+use crate::math::{Real, UnitVec3, Vec3, clamp_length, is_finite_vec, project_on_plane};
 use crate::pose::Pose;
-use crate::report::{GroundHit, GroundState, StepReport};
 use crate::settings::{MotorSettings, SettingsError, UpFrame};
 use crate::shape::SphereStack;
 use crate::state::{MotorState, MoveIntent, StepInput};
 use crate::world::{CollisionWorld, Primitive, QueryFilter};
 use parry3d::bounding_volume::Aabb;
+use std::cell::Cell;
 
-/// Speed (m/s) along the ground's contact normal above which the feet are leaving the ground.
-const SEPARATION_SPEED: Real = 1e-3;
 /// A move blocked by more than this speed (m/s) tries the step offset.
 const BLOCKED_SPEED: Real = 1e-3;
 /// Longest gravity vector a step accepts (m/s², about 10 000 g); longer ones are clamped.
@@ -47,10 +52,17 @@ pub struct StepContext<'a> {
     pub world: &'a CollisionWorld,
     /// The character's motor.
     pub motor: &'a Motor,
-    /// Primitives near the character (world frame), gathered once per step.
+    /// Primitives near the character (world frame), gathered once per step and kept by the
+    /// hooks' [`ContactHooks::validate`].
     pub prims: &'a [Primitive],
     /// Cosine of the slope limit.
     pub cos_slope: Real,
+    /// The game's contact hooks.
+    pub hooks: &'a dyn ContactHooks,
+    /// What is left of this step's penetration recovery (m): how much further than undoing
+    /// their own motions the step's pushback passes may still push, starting at
+    /// `penetration_recovery_speed * dt`. `None` when recovery is not limited.
+    pub recovery: Option<&'a Cell<Real>>,
 }
 
 impl StepContext<'_> {
@@ -61,6 +73,18 @@ impl StepContext<'_> {
     pub fn walkable(&self, k: usize, normal: &UnitVec3, up: &UnitVec3) -> bool {
         self.prims.get(k).is_some_and(|p| p.walkable) && normal.dot(up) >= self.cos_slope
     }
+}
+
+/// The velocity a step starts its move with and what the movement phase decided.
+struct Moved {
+    /// Velocity after the move (m/s, world), the ground's surface velocity included.
+    velocity: Vec3,
+    /// The ground's surface velocity carried this step (m/s, world).
+    carried: Vec3,
+    /// True when the character jumped.
+    jumped: bool,
+    /// True when the substeps' pushback touched anything.
+    touched: bool,
 }
 
 impl Motor {
@@ -104,7 +128,8 @@ impl Motor {
         &self.filter
     }
 
-    /// A context over `prims` for calling the phases directly.
+    /// A context over `prims` for calling the phases directly, with no hooks and no limit on
+    /// penetration recovery.
     pub fn context<'a>(
         &'a self,
         world: &'a CollisionWorld,
@@ -115,24 +140,13 @@ impl Motor {
             motor: self,
             prims,
             cos_slope: self.cos_slope,
+            hooks: &NoHooks,
+            recovery: None,
         }
     }
 
-    /// Advances one character by one fixed step. Pure and deterministic: the same inputs give
-    /// bit-identical `pose`, `state` and `report`.
-    ///
-    /// It only composes the public phases:
-    /// 1. **Up frame**: [`turn_up`] toward [`target_up`] at the turn rate (pivoting about the
-    ///    ground contact when grounded, else the feet sphere's centre; heading carried along),
-    ///    the intent's yaw, then [`pushback`] if it turned.
-    /// 2. **Movement**: [`movement_velocity`], then [`move_substepped`] (substeps no longer
-    ///    than `max_substep_fraction` of the smallest radius, [`pushback`] after each).
-    /// 3. **Resolution**: [`try_step_up`] when a grounded move was blocked, then
-    ///    [`probe_ground`] with the slope limit and the ground clamp ([`drop_to_ground`] when
-    ///    the feet hang over an edge); with no ground found, a face 75 to 88 degrees from up
-    ///    that the feet touch is steep ground.
-    ///
-    /// Bad inputs never panic: see [`StepInput`] and [`crate::InputFlags`] for the rules.
+    /// Advances one character by one fixed step, with no contact hooks: see
+    /// [`Self::step_with_hooks`].
     pub fn step(
         &self,
         world: &CollisionWorld,
@@ -141,6 +155,35 @@ impl Motor {
         input: &StepInput,
         report: &mut StepReport,
     ) {
+        self.step_with_hooks(world, pose, state, input, report, &NoHooks);
+    }
+
+    /// Advances one character by one fixed step. Pure and deterministic: the same inputs (and
+    /// deterministic `hooks`) give bit-identical `pose`, `state` and `report`.
+    ///
+    /// It gathers the primitives within reach, keeps those whose collider `hooks` validates,
+    /// and composes the public phases:
+    /// 1. **Up frame**: [`turn_up`] toward [`target_up`] at the turn rate (pivoting about the
+    ///    ground contact when grounded, else the feet sphere's centre; heading carried along),
+    ///    the intent's yaw, then [`pushback`] if it turned.
+    /// 2. **Movement**: [`movement_velocity`] plus the ground's surface velocity
+    ///    ([`ContactHooks::surface_velocity`]), then [`move_substepped`] (substeps no longer
+    ///    than `max_substep_fraction` of the smallest radius, [`pushback`] after each), then
+    ///    [`try_step_up`] when a grounded move was blocked.
+    /// 3. **Ground**: [`probe_ground`] (as far as the clamp distance while walking), then
+    ///    [`clamp_to_ground`]: the slope limit, the snap onto stable ground (dropping past an
+    ///    edge when the feet hang over it) and steep faces the feet touch.
+    ///
+    /// Bad inputs never panic: see [`StepInput`] and [`InputFlags`] for the rules.
+    pub fn step_with_hooks(
+        &self,
+        world: &CollisionWorld,
+        pose: &mut Pose,
+        state: &mut MotorState,
+        input: &StepInput,
+        report: &mut StepReport,
+        hooks: &dyn ContactHooks,
+    ) {
         report.reset();
         let Some(clean) = self.sanitize(pose, state, input, report) else {
             report.ground = state.ground;
@@ -148,37 +191,96 @@ impl Motor {
             return;
         };
         let mut scratch = std::mem::take(&mut report.scratch);
-        let reach = self.reach(state, &clean);
-        let r = Vec3::repeat(reach);
-        let bounds = Aabb::new(pose.position - r, pose.position + r);
         let mut prims = std::mem::take(&mut scratch.prims);
-        prims.clear();
-        world.gather_primitives(&bounds, &self.filter, &mut scratch.ids, &mut prims);
-        let ctx = self.context(world, &prims);
-        self.run_phases(&ctx, pose, state, &clean, report, &mut scratch);
+        self.gather(
+            world,
+            pose,
+            state,
+            &clean,
+            hooks,
+            &mut scratch.ids,
+            &mut prims,
+        );
+        let budget = Cell::new(0.0);
+        let ctx = StepContext {
+            hooks,
+            recovery: self.settings.penetration_recovery_speed.map(|v| {
+                budget.set(v * clean.dt);
+                &budget
+            }),
+            ..self.context(world, &prims)
+        };
+        let mut velocity = self.turn(&ctx, pose, state, &clean, report, &mut scratch);
+        let moved = self.move_and_push(
+            &ctx,
+            pose,
+            state,
+            &clean,
+            &mut velocity,
+            report,
+            &mut scratch,
+        );
+        self.resolve_ground(&ctx, pose, state, &moved, report, &mut scratch);
         report.max_penetration = max_penetration(&ctx, pose);
         scratch.prims = prims;
         report.scratch = scratch;
     }
 
-    fn run_phases(
+    /// Fills `prims` with the primitives within this step's reach whose collider the hooks
+    /// validate.
+    #[allow(clippy::too_many_arguments)]
+    fn gather(
+        &self,
+        world: &CollisionWorld,
+        pose: &Pose,
+        state: &MotorState,
+        input: &StepInput,
+        hooks: &dyn ContactHooks,
+        ids: &mut Vec<crate::contact::ColliderId>,
+        prims: &mut Vec<Primitive>,
+    ) {
+        let r = Vec3::repeat(self.reach(state, input));
+        let bounds = Aabb::new(pose.position - r, pose.position + r);
+        prims.clear();
+        world.gather_primitives(&bounds, &self.filter, ids, prims);
+        // Primitives come grouped by collider: ask once per collider.
+        let mut last = None;
+        prims.retain(|p| {
+            if let Some((id, keep)) = last
+                && id == p.collider
+            {
+                return keep;
+            }
+            let candidate = Candidate {
+                collider: p.collider,
+                pose,
+                velocity: state.velocity,
+            };
+            let keep = hooks.validate(&candidate);
+            last = Some((p.collider, keep));
+            keep
+        });
+    }
+
+    /// Phase 1, the up frame: turns up toward its target (pivoting about the ground contact
+    /// when grounded), applies the intent's yaw and resolves what the turn swept into.
+    /// Returns the carried velocity, clipped by that pushback.
+    fn turn(
         &self,
         ctx: &StepContext<'_>,
         pose: &mut Pose,
-        state: &mut MotorState,
+        state: &MotorState,
         input: &StepInput,
         report: &mut StepReport,
-        scratch: &mut crate::report::Scratch,
-    ) {
-        let settings = &self.settings;
+        scratch: &mut Scratch,
+    ) -> Vec3 {
         let dt = input.dt;
-        let was_grounded = state.ground == GroundState::Grounded;
-        let target = target_up(&settings.up_frame, pose, state, &input.gravity);
-        let pivot = match (was_grounded, state.ground_hit) {
-            (true, Some(hit)) => hit.point,
+        let target = target_up(&self.settings.up_frame, pose, state, &input.gravity);
+        let pivot = match (state.ground, state.ground_hit) {
+            (GroundState::Grounded, Some(hit)) => hit.point,
             _ => pose.centre_at(self.stack.feet().offset_local),
         };
-        report.up_turned = turn_up(pose, &pivot, &target, settings.up_turn_rate * dt);
+        report.up_turned = turn_up(pose, &pivot, &target, self.settings.up_turn_rate * dt);
         yaw(pose, input.intent.yaw_rate * dt);
         let mut velocity = state.velocity;
         if report.up_turned > 0.0 {
@@ -191,131 +293,139 @@ impl Motor {
                 &mut scratch.contacts,
                 &mut report.hits,
             );
-            report.pushback_iterations += s.iterations;
+            report.note_pushback(&s);
         }
-        let up = pose.up();
-        let gravity = match settings.up_frame {
+        velocity
+    }
+
+    /// Phase 2, movement: the velocity from intent, gravity and the ground's surface
+    /// velocity, moved in substeps with pushback after each, then the step offset when a
+    /// grounded move was blocked.
+    #[allow(clippy::too_many_arguments)]
+    fn move_and_push(
+        &self,
+        ctx: &StepContext<'_>,
+        pose: &mut Pose,
+        state: &mut MotorState,
+        input: &StepInput,
+        velocity: &mut Vec3,
+        report: &mut StepReport,
+        scratch: &mut Scratch,
+    ) -> Moved {
+        let (dt, up) = (input.dt, pose.up());
+        let gravity = match self.settings.up_frame {
             UpFrame::Surface => -up.into_inner() * input.gravity.norm(),
             _ => input.gravity,
         };
-        let moving = MotorState { velocity, ..*state };
-        let (mut velocity, jumped) =
-            movement_velocity(ctx, pose, &moving, &input.intent, &gravity, dt);
-        let (capped, fast) = clamp_length(&velocity, settings.max_speed);
-        velocity = capped;
+        let moving = MotorState {
+            velocity: *velocity,
+            ..*state
+        };
+        let (own, jumped) = movement_velocity(ctx, pose, &moving, &input.intent, &gravity, dt);
+        let (own, fast) = clamp_length(&own, self.settings.max_speed);
         report.flags.speed_clamped |= fast;
+        let grounded = state.ground == GroundState::Grounded;
+        let carried = match state.ground_hit {
+            Some(hit) if grounded => {
+                let v = ctx
+                    .hooks
+                    .surface_velocity(hit.collider, &hit.point, &hit.surface_normal);
+                project_on_plane(&v, &hit.surface_normal)
+            }
+            _ => Vec3::zeros(),
+        };
+        *velocity = own + carried;
         let start = *pose;
-        let mode = if was_grounded && !jumped {
+        let mode = if grounded && !jumped {
             PushMode::Grounded
         } else {
             PushMode::Free
         };
-        let (substeps, moved) = move_substepped(
-            ctx,
-            pose,
-            &mut velocity,
-            dt,
-            mode,
-            &mut scratch.contacts,
-            &mut report.hits,
-        );
+        let (contacts, hits) = (&mut scratch.contacts, &mut report.hits);
+        let (substeps, s) = move_substepped(ctx, pose, velocity, dt, mode, contacts, hits);
         report.substeps = substeps;
-        report.pushback_iterations += moved.iterations;
+        report.note_pushback(&s);
         report.jumped = jumped;
         state.wall_normal = None;
-        if mode == PushMode::Grounded && moved.blocked_speed > BLOCKED_SPEED {
-            let want = project_on_plane(&input.intent.velocity, &up);
+        if mode == PushMode::Grounded && s.blocked_speed > BLOCKED_SPEED {
+            let want = project_on_plane(&input.intent.velocity, &up) + carried;
             let trial = (&mut scratch.contacts, &mut scratch.trial_hits);
             if let Some(step) = try_step_up(ctx, &start, pose, &(want * dt), dt, trial) {
                 *pose = step.pose;
                 report.stepped_up = step.rise;
-                velocity = want;
-            } else if settings.up_frame == UpFrame::Surface {
-                state.wall_normal = moved.blocked_by;
+                *velocity = want;
+            } else if self.settings.up_frame == UpFrame::Surface {
+                state.wall_normal = s.blocked_by;
             }
         }
         scratch.trial_hits.clear();
-        let clamp = was_grounded && !jumped;
-        let probe = if clamp {
+        Moved {
+            velocity: *velocity,
+            carried,
+            jumped,
+            touched: s.pushes > 0,
+        }
+    }
+
+    /// Phase 3, the ground: probes under the feet (as far as the clamp distance while
+    /// walking), clamps onto stable ground and writes the ground state, the events and the
+    /// carried velocity.
+    fn resolve_ground(
+        &self,
+        ctx: &StepContext<'_>,
+        pose: &mut Pose,
+        state: &mut MotorState,
+        moved: &Moved,
+        report: &mut StepReport,
+        scratch: &mut Scratch,
+    ) {
+        let was_grounded = state.ground == GroundState::Grounded;
+        let clamp = was_grounded && !moved.jumped;
+        let settings = &self.settings;
+        let reach = if clamp {
             settings.ground_clamp_distance
         } else {
             settings.skin_width
         };
-        let mut hit = probe_ground(ctx, pose, probe.max(settings.skin_width));
-        if clamp && !hit.is_some_and(|h| h.stable) {
-            let before = pose.position;
-            let drop_scratch = (&mut scratch.contacts, &mut scratch.trial_hits);
-            if let Some(found) =
-                drop_to_ground(ctx, pose, settings.ground_clamp_distance, drop_scratch)
-            {
-                report.clamped_down = (before - pose.position).norm();
-                hit = Some(found);
-            }
+        let probed = probe_ground(ctx, pose, reach.max(settings.skin_width));
+        let mut velocity = moved.velocity;
+        let rules = ClampRules {
+            clamp,
+            jumped: moved.jumped,
+        };
+        let buffers = (&mut scratch.contacts, &mut scratch.trial_hits);
+        let landing = clamp_to_ground(ctx, pose, &mut velocity, probed, rules, buffers);
+        if landing.clamped_down > settings.skin_width {
+            report.clamped_down = landing.clamped_down;
         }
-        let hit = hit.or_else(|| steep_touch(ctx, pose, settings.skin_width));
-        let (ground, snapped) =
-            self.settle(pose, &mut velocity, hit.as_ref(), clamp, jumped, report);
-        if snapped > settings.penetration_tolerance {
+        if landing.snapped > settings.penetration_tolerance {
             // Snapping along -up can press into a steep face beside the feet: resolve it.
             let s = pushback(
                 ctx,
                 pose,
                 &mut velocity,
                 PushMode::Grounded,
-                &(-pose.up().into_inner() * snapped),
+                &(-pose.up().into_inner() * landing.snapped),
                 &mut scratch.contacts,
                 &mut report.hits,
             );
-            report.pushback_iterations += s.iterations;
+            report.note_pushback(&s);
         }
-        let ground = match ground {
-            GroundState::Airborne if moved.pushes > 0 => GroundState::Touching,
+        let ground = match landing.ground {
+            GroundState::Airborne if moved.touched => GroundState::Touching,
             g => g,
         };
+        if ground == GroundState::Grounded {
+            // The belt's velocity is the ground's, not the character's own.
+            velocity -= moved.carried;
+        }
         report.ground = ground;
-        report.ground_hit = hit;
+        report.ground_hit = landing.hit;
         report.landed = !was_grounded && ground == GroundState::Grounded;
         report.left_ground = was_grounded && ground != GroundState::Grounded;
         state.velocity = velocity;
         state.ground = ground;
-        state.ground_hit = hit;
-    }
-
-    /// Applies the slope limit and the ground clamp to a probed ground hit: snaps onto stable
-    /// ground that is touching (or within the clamp distance when `clamp`). Returns the
-    /// resulting ground state and the distance snapped down (m).
-    fn settle(
-        &self,
-        pose: &mut Pose,
-        velocity: &mut Vec3,
-        hit: Option<&GroundHit>,
-        clamp: bool,
-        jumped: bool,
-        report: &mut StepReport,
-    ) -> (GroundState, Real) {
-        let Some(hit) = hit else {
-            return (GroundState::Airborne, 0.0);
-        };
-        let skin = self.settings.skin_width;
-        let leaving = jumped || (!clamp && velocity.dot(&hit.contact_normal) > SEPARATION_SPEED);
-        let touching = hit.distance <= skin && !leaving;
-        if !(touching || (clamp && hit.stable)) {
-            return (GroundState::Airborne, 0.0);
-        }
-        if !hit.stable {
-            return (GroundState::SteepGround, 0.0);
-        }
-        let snap = hit.distance.max(0.0);
-        pose.position -= pose.up().into_inner() * snap;
-        if snap > skin {
-            report.clamped_down = snap;
-        }
-        let n = hit.surface_normal;
-        let into = velocity.dot(&n);
-        if into < 0.0 {
-            *velocity -= n.into_inner() * into;
-        }
-        (GroundState::Grounded, snap)
+        state.ground_hit = landing.hit;
     }
 
     /// Distance (m) around the position within which this step may touch anything.
@@ -381,15 +491,4 @@ impl Motor {
         flags.gravity_clamped = strong;
         Some(clean)
     }
-}
-
-/// Sphere centres of `stack` at `pose` (world, m), feet first.
-pub fn sphere_centres<'a>(
-    pose: &'a Pose,
-    stack: &'a SphereStack,
-) -> impl Iterator<Item = Point3> + 'a {
-    stack
-        .spheres()
-        .iter()
-        .map(|s| pose.centre_at(s.offset_local))
 }

@@ -2,9 +2,9 @@
 
 use super::StepContext;
 use super::pushback::{ContactBuffer, PushMode, PushbackSummary, pushback};
+use crate::contact::{GroundState, Hit};
 use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
-use crate::report::{GroundState, Hit};
 use crate::state::{MotorState, MoveIntent};
 
 /// The velocity (m/s, world) the character moves with this step.

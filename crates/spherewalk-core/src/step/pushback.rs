@@ -2,11 +2,13 @@
 
 use super::StepContext;
 use super::solver::{Constraint, clip_velocity, solve_push};
+use crate::contact::Hit;
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
-use crate::report::Hit;
-use crate::world::{Primitive, PrimitiveShape, SurfacePoint};
+use crate::world::SurfacePoint;
+use crate::world::query::deepest_among;
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use std::cell::Cell;
 
 /// Below this horizontal length (of a unit normal) a contact is treated as flat and never
 /// flattened into a wall.
@@ -92,7 +94,10 @@ const PUSH_CAP: Real = 1.732_050_8;
 /// any sphere count; corners and V-shaped corridors converge in one or two iterations; seams
 /// never catch, because across two coplanar faces the shortest move is along the shared
 /// normal. Iterations repeat until the deepest penetration is below the tolerance or the
-/// budget is spent ([`PushbackSummary::exhausted`]).
+/// budget is spent ([`PushbackSummary::exhausted`]). With a penetration recovery speed set,
+/// the pass moves at most `motion`'s length plus what is left of [`StepContext::recovery`],
+/// and spends from it what it moves beyond that length: an overlap the character did not
+/// move into is left at that speed.
 pub fn pushback(
     ctx: &StepContext<'_>,
     pose: &mut Pose,
@@ -112,6 +117,11 @@ pub fn pushback(
         motion: *motion,
     };
     let mut rise: Real = 0.0;
+    // Penetration recovery: the pass moves at most its own motion's length plus what is
+    // left of the step's budget.
+    let undo = motion.norm();
+    let budget = undo + ctx.recovery.map_or(Real::INFINITY, Cell::get);
+    let mut pushed: Real = 0.0;
     let mut summary = PushbackSummary::default();
     for iteration in 0..settings.max_pushback_iterations {
         summary.iterations += 1;
@@ -131,6 +141,11 @@ pub fn pushback(
             rules.max_rise = Real::INFINITY;
             continue;
         };
+        let (d, capped) = within_budget(d, budget - pushed);
+        pushed += d.norm();
+        if let Some(left) = ctx.recovery {
+            left.set((budget - pushed.max(undo)).max(0.0));
+        }
         pose.position += d;
         rise += d.dot(&up);
         let clip = clip_velocity(velocity, &buffer.selected, &up);
@@ -139,8 +154,23 @@ pub fn pushback(
             summary.blocked_speed = clip.blocked_speed;
             summary.blocked_by = clip.blocked_by;
         }
+        if capped {
+            // The recovery budget is spent: the rest waits for the next step.
+            return summary;
+        }
     }
     summary
+}
+
+/// `d` shortened to at most `left` (m, clamped at 0), and whether it was shortened.
+fn within_budget(d: Vec3, left: Real) -> (Vec3, bool) {
+    let len = d.norm();
+    let left = left.max(0.0);
+    if len > left {
+        (d * (left / len), true)
+    } else {
+        (d, false)
+    }
 }
 
 /// Collects every contact of every sphere at `pose` into `buffer` as constraints, and the
@@ -257,7 +287,7 @@ fn still_overlapping(
         let Some(sp) = ctx.world.primitive_closest(prim, &centre, sphere.radius) else {
             continue;
         };
-        if !entered_from_front(prim, &sp, &(start - rules.motion)) {
+        if !prim.holds(&sp, &(start - rules.motion)) {
             continue;
         }
         let depth = sphere.radius - sp.distance;
@@ -344,24 +374,9 @@ fn constraint(
     }
 }
 
-/// False for a sphere whose centre lies behind a one-sided face it did not cross from the
-/// front: its move started at `from` (world, m), already behind the face's plane. Seen from
-/// behind, a one-sided face is not there (it is a flipped triangle of a floor the character
-/// stands on, or the back of a wall it walks out of); only a centre that crossed the face
-/// during this move (tunnelling, a push from a moving platform) is inside and pushed back out
-/// to the front. Solids and points in front of a face always count.
-pub(crate) fn entered_from_front(prim: &Primitive, sp: &SurfacePoint, from: &Point3) -> bool {
-    match prim.shape {
-        PrimitiveShape::Triangle { corners, normal } if sp.distance < 0.0 => {
-            (from - corners[0]).dot(&normal) >= 0.0
-        }
-        _ => true,
-    }
-}
-
 /// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
 /// point, deepest first (ties by index, so the order is deterministic). `from` is where the
-/// sphere's centre started its move (see [`entered_from_front`]).
+/// sphere's centre started its move (see [`crate::Primitive::holds`]).
 fn collect_contacts(
     ctx: &StepContext<'_>,
     centre: &Point3,
@@ -379,7 +394,7 @@ fn collect_contacts(
         }
         if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius)
             && radius - sp.distance > tol
-            && entered_from_front(prim, &sp, from)
+            && prim.holds(&sp, from)
         {
             out.push((k, sp));
         }
@@ -387,25 +402,8 @@ fn collect_contacts(
     out.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
 }
 
-/// Deepest penetration (m, >= 0) of any sphere of the stack at `pose` into the primitives. A
-/// centre behind a one-sided face does not count (the stack is at rest here; see
-/// [`pushback`] for faces crossed from the front).
+/// Deepest penetration (m, >= 0) of any sphere of the stack at `pose` into the step's
+/// primitives, the stack at rest (see [`crate::Primitive::holds`]).
 pub fn max_penetration(ctx: &StepContext<'_>, pose: &Pose) -> Real {
-    let mut deepest: Real = 0.0;
-    for sphere in ctx.motor.stack.spheres() {
-        let centre = pose.centre_at(sphere.offset_local);
-        let r = Vec3::repeat(sphere.radius);
-        let bounds = Aabb::new(centre - r, centre + r);
-        for prim in ctx.prims {
-            if !prim.aabb.intersects(&bounds) {
-                continue;
-            }
-            if let Some(sp) = ctx.world.primitive_closest(prim, &centre, sphere.radius)
-                && entered_from_front(prim, &sp, &centre)
-            {
-                deepest = deepest.max(sphere.radius - sp.distance);
-            }
-        }
-    }
-    deepest
+    deepest_among(ctx.world, ctx.prims, pose, &ctx.motor.stack)
 }

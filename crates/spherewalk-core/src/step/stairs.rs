@@ -4,9 +4,9 @@ use super::StepContext;
 use super::ground::probe_ground;
 use super::movement::move_substepped;
 use super::pushback::{ContactBuffer, PushMode};
+use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
-use crate::report::Hit;
 use crate::world::query::{cast_ray_among, cast_sphere_among};
 
 /// Smallest rise (m) worth calling a step; lower obstacles are rolled over by pushback.

@@ -6,16 +6,13 @@ pub(crate) mod query;
 pub use primitive::{Primitive, PrimitiveShape, SurfacePoint};
 pub use query::{RayHit, SphereCastHit};
 
+pub use crate::contact::ColliderId;
+
 use crate::math::{Iso, Real, Vec3, is_finite_vec};
 use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhWorkspace};
 use parry3d::shape::SharedShape;
 use thiserror::Error;
-
-/// Identifier of a collider in a [`CollisionWorld`], stable for the world's lifetime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ColliderId(pub u32);
 
 /// Per-collider behaviour flags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

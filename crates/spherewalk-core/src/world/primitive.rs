@@ -52,6 +52,26 @@ pub struct Primitive {
     pub shape: PrimitiveShape,
 }
 
+impl Primitive {
+    /// Whether a closest point `sp` of this primitive, found for a sphere centre whose move
+    /// started at `from` (world, m; the centre itself for a sphere at rest), is a contact.
+    ///
+    /// False only for a centre behind a one-sided face that it did not cross from the front
+    /// (`from` already behind the face's plane). Seen from behind, a one-sided face is not
+    /// there: it is a flipped triangle of a floor the character stands on, or the back of a
+    /// wall it walks out of. A centre that crossed the face during its move (tunnelling, a
+    /// push from a moving platform) is inside and is pushed back out to the front. Solids and
+    /// points in front of a face always count.
+    pub fn holds(&self, sp: &SurfacePoint, from: &Point3) -> bool {
+        match self.shape {
+            PrimitiveShape::Triangle { corners, normal } if sp.distance < 0.0 => {
+                (from - corners[0]).dot(&normal) >= 0.0
+            }
+            _ => true,
+        }
+    }
+}
+
 /// The closest point of a primitive to a query point, with sidedness.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SurfacePoint {

@@ -2,6 +2,8 @@
 
 use super::{ColliderId, CollisionWorld, Primitive, QueryFilter, SurfacePoint};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
+use crate::pose::Pose;
+use crate::shape::SphereStack;
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
 /// Result of [`CollisionWorld::cast_sphere`].
@@ -44,6 +46,38 @@ pub(crate) fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: 
     // line overlaps no cell in parry's lookup, and the ray would miss the field.
     let r = Vec3::repeat(radius.max(RAY_BOX_MARGIN));
     Aabb::new(start.inf(&end) - r, start.sup(&end) + r)
+}
+
+/// Deepest penetration (m, >= 0) of a sphere at rest at `centre` into `prims`.
+fn deepest_of_sphere(
+    world: &CollisionWorld,
+    prims: &[Primitive],
+    centre: &Point3,
+    radius: Real,
+) -> Real {
+    let bounds = sphere_box(centre, radius);
+    prims
+        .iter()
+        .filter(|p| p.aabb.intersects(&bounds))
+        .filter_map(|p| {
+            let sp = world.primitive_closest(p, centre, radius)?;
+            p.holds(&sp, centre).then_some(radius - sp.distance)
+        })
+        .fold(0.0, Real::max)
+}
+
+/// Deepest penetration (m, >= 0) of any sphere of `stack` at rest at `pose` into `prims`: the
+/// one measure of a stack's overlap (the step report, traces, tests).
+pub(crate) fn deepest_among(
+    world: &CollisionWorld,
+    prims: &[Primitive],
+    pose: &Pose,
+    stack: &SphereStack,
+) -> Real {
+    pose.sphere_centres(stack)
+        .zip(stack.spheres())
+        .map(|(centre, s)| deepest_of_sphere(world, prims, &centre, s.radius))
+        .fold(0.0, Real::max)
 }
 
 /// Closest surface point among `prims` to `query` within `max_distance`: smallest signed
@@ -151,16 +185,29 @@ impl CollisionWorld {
     }
 
     /// Deepest penetration (m, >= 0) of a sphere of `radius` at `centre` (world) into any
-    /// collider passing `filter`; 0 when it touches nothing.
+    /// collider passing `filter`; 0 when it touches nothing. The sphere is at rest: a centre
+    /// behind a one-sided face does not count ([`Primitive::holds`]).
     pub fn sphere_penetration(&self, centre: &Point3, radius: Real, filter: &QueryFilter) -> Real {
         let mut ids = Vec::new();
         let mut prims = Vec::new();
         self.gather_primitives(&sphere_box(centre, radius), filter, &mut ids, &mut prims);
-        prims
-            .iter()
-            .filter_map(|p| self.primitive_closest(p, centre, radius))
-            .map(|sp| radius - sp.distance)
-            .fold(0.0, Real::max)
+        deepest_of_sphere(self, &prims, centre, radius)
+    }
+
+    /// Deepest penetration (m, >= 0) of any sphere of `stack` at `pose` into the colliders
+    /// passing `filter`, as the motor's [`crate::StepReport::max_penetration`] measures it.
+    pub fn stack_penetration(
+        &self,
+        pose: &Pose,
+        stack: &SphereStack,
+        filter: &QueryFilter,
+    ) -> Real {
+        let mut ids = Vec::new();
+        let mut prims = Vec::new();
+        let r = Vec3::repeat(stack.height());
+        let bounds = Aabb::new(pose.position - r, pose.position + r);
+        self.gather_primitives(&bounds, filter, &mut ids, &mut prims);
+        deepest_among(self, &prims, pose, stack)
     }
 
     /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to

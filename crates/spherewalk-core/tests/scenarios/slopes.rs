@@ -3,30 +3,15 @@
 
 use crate::common::*;
 use approx::assert_abs_diff_eq;
-use spherewalk::parry3d::shape::SharedShape;
-use spherewalk::{GroundState, Iso, MotorSettings, Point3, Quat, Real, Vec3};
+use spherewalk_core::{GroundState, MotorSettings, Point3, Real, Vec3};
 
 /// A ramp rising along scene +X at `angle_deg`, its top face starting on the floor at x = 1
 /// and running `length` metres up the slope.
 fn ramp_scene(frame: Frame, angle_deg: Real, length: Real) -> Scene {
     let mut scene = Scene::new(frame);
     scene.add_floor(20.0);
-    add_ramp(&mut scene, angle_deg, length, 1.0);
+    scene.add_ramp(angle_deg, length, 1.0);
     scene
-}
-
-fn add_ramp(scene: &mut Scene, angle_deg: Real, length: Real, start_x: Real) {
-    let a = angle_deg.to_radians();
-    let rot = Quat::from_axis_angle(&Vec3::z_axis(), a);
-    let normal = rot * Vec3::y();
-    let top_centre = Vec3::new(
-        start_x + 0.5 * length * a.cos(),
-        0.5 * length * a.sin(),
-        0.0,
-    );
-    let centre = top_centre - normal * 0.5;
-    let pose = Iso::from_parts(centre.into(), rot);
-    scene.add(SharedShape::cuboid(0.5 * length, 0.5, 3.0), pose);
 }
 
 /// Displacement of the last step with its component along the character's up removed (m).
@@ -108,7 +93,7 @@ fn standing_on_a_40_degree_slope_drifts_under_a_millimetre_in_10_s() {
     for frame in Frame::all() {
         let mut scene = Scene::new(frame);
         scene.add_floor(20.0);
-        add_ramp(&mut scene, 40.0, 8.0, -3.0);
+        scene.add_ramp(40.0, 8.0, -3.0);
         // The slope passes through x = 0 at y = 3 sin 40 / ... : spawn above it near x = 0.
         let a: Real = 40.0f32.to_radians();
         let surface_y = 3.0 * a.tan();

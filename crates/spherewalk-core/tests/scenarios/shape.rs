@@ -1,8 +1,13 @@
 //! `SphereStack`: capsule stacks, custom stacks, and one test per `ShapeError` variant with the
 //! bad value it must carry.
 
+use crate::common::{Frame, Runner, Scene};
 use approx::assert_abs_diff_eq;
-use spherewalk::{Real, ShapeError, SphereStack};
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
+    AUTO_WAIST_FRACTION, Iso, MAX_SPHERES, MotorSettings, Point3, Real, ShapeError, SphereStack,
+    Vec3,
+};
 
 /// Offsets and radii of a stack, feet first.
 fn layout(stack: &SphereStack) -> Vec<(Real, Real)> {
@@ -417,4 +422,126 @@ fn error_messages_quote_the_bad_value() {
         .expect_err("nan offset")
         .to_string();
     assert!(nan.contains("NaN"), "{nan:?} should quote NaN");
+}
+
+/// `capsule_auto` picks the fewest spheres whose worst waist is at most 15 % of the radius;
+/// one sphere fewer would leave a deeper waist. Waists by hand: equal spheres of radius r
+/// spaced s apart meet on a circle sqrt(r² - s²/4) from the axis.
+#[test]
+fn capsule_auto_picks_the_fewest_spheres_within_the_waist_limit() {
+    // (height, radius, spheres, worst waist with them, worst waist with one fewer), in m.
+    let cases: [(Real, Real, usize, Real, Real); 4] = [
+        (1.0, 0.4, 2, 0.012_702, 0.0),
+        (1.8, 0.3, 5, 0.040_192, 0.076_393),
+        (1.95, 0.3, 6, 0.032_091, 0.051_961),
+        // The shape `capsule(1.75, 0.29, 3)` refuses (a gap): 5 spheres.
+        (1.75, 0.29, 5, 0.039_578, 0.075_349),
+    ];
+    for (height, radius, count, waist, fewer) in cases {
+        let stack = SphereStack::capsule_auto(height, radius).expect("valid capsule");
+        assert_eq!(stack.len(), count, "{height} x {radius}");
+        // 1e-5 m: f32 rounding of a square root of differences near 0.09.
+        assert_abs_diff_eq!(stack.worst_waist(), waist, epsilon = 1e-5);
+        assert!(waist <= AUTO_WAIST_FRACTION * radius);
+        assert_abs_diff_eq!(stack.height(), height, epsilon = 1e-5);
+        if count > 2 {
+            let less = SphereStack::capsule(height, radius, count - 1).expect("still overlaps");
+            assert_abs_diff_eq!(less.worst_waist(), fewer, epsilon = 1e-5);
+            assert!(fewer > AUTO_WAIST_FRACTION * radius);
+        }
+    }
+    // As tall as it is wide: one sphere, no waist.
+    let ball = SphereStack::capsule_auto(0.6, 0.3).expect("one sphere");
+    assert_eq!(ball.len(), 1);
+    assert_eq!(ball.worst_waist(), 0.0);
+}
+
+/// The waist of unequal neighbours is measured against the cone tangent to both: radii 0.3
+/// and 0.2 m, centres 0.4 m apart, meet 0.2625 m above the lower centre, 0.145 m from the
+/// axis, 0.09375 m inside the cone (worked by hand from the tangent line's normal).
+#[test]
+fn worst_waist_of_unequal_spheres_is_measured_against_their_tangent_cone() {
+    let stack = SphereStack::new(&[(0.3, 0.3), (0.7, 0.2)]).expect("overlapping");
+    assert_abs_diff_eq!(stack.worst_waist(), 0.093_75, epsilon = 1e-5);
+    // Jolt's capsule with 4 spheres (0.45 m apart): 0.1016 m, over twice the auto limit.
+    let jolt4 = SphereStack::capsule(1.95, 0.3, 4).expect("no gap");
+    assert_abs_diff_eq!(jolt4.worst_waist(), 0.101_569, epsilon = 1e-5);
+}
+
+/// Sphere counts from bad input are bounded: no allocation of millions of spheres.
+#[test]
+fn huge_sphere_counts_are_refused() {
+    let too_many = SphereStack::capsule(1.8, 0.3, MAX_SPHERES + 1).expect_err("65");
+    assert_eq!(
+        too_many,
+        ShapeError::TooMany {
+            count: MAX_SPHERES + 1
+        }
+    );
+    assert!(too_many.to_string().contains("65"));
+    let huge = SphereStack::capsule(1.8, 0.3, usize::MAX).expect_err("huge");
+    assert_eq!(huge, ShapeError::TooMany { count: usize::MAX });
+    let list: Vec<(Real, Real)> = (0..100).map(|i| (0.1 * i as Real, 0.3)).collect();
+    assert!(matches!(
+        SphereStack::new(&list),
+        Err(ShapeError::TooMany { count: 100 })
+    ));
+    // 1 km tall at 0.3 m: more than 64 spheres would be needed.
+    assert!(matches!(
+        SphereStack::capsule_auto(1000.0, 0.3),
+        Err(ShapeError::TooMany { .. })
+    ));
+    assert!(SphereStack::capsule(1.8, 0.3, MAX_SPHERES).is_ok());
+    assert!(matches!(
+        SphereStack::capsule_auto(Real::NAN, 0.3),
+        Err(ShapeError::InvalidHeight { .. })
+    ));
+    assert!(matches!(
+        SphereStack::capsule_auto(1.8, 0.0),
+        Err(ShapeError::InvalidRadius { .. })
+    ));
+}
+
+/// A shelf edge at the height of the waist between the two lowest spheres of a
+/// `capsule_auto(1.8, 0.3)` stack (centres at 0.3 and 0.6 m: waist at 0.45 m, 0.0402 m deep).
+/// Walking into it, the edge pokes into the waist by no more than that; strafing along the
+/// shelf the edge never catches: full speed; walking away, it leaves freely.
+#[test]
+fn an_edge_in_a_waist_does_not_catch_the_character() {
+    for frame in Frame::all() {
+        let mut scene = Scene::new(frame);
+        scene.add_floor(20.0);
+        // A knife-edged shelf: a 0.2 m square bar turned 45 degrees about z, its front edge
+        // at x = 0.5, y = 0.45, its faces going back at 45 degrees (which the spheres miss:
+        // their closest points lie behind the edge).
+        let half = 0.1;
+        let centre = Vec3::new(0.5 + half * std::f32::consts::SQRT_2, 0.45, 0.0);
+        let turn = Vec3::z() * std::f32::consts::FRAC_PI_4;
+        scene.add(SharedShape::cuboid(half, half, 5.0), Iso::new(centre, turn));
+        let stack = SphereStack::capsule_auto(1.8, 0.3).expect("valid");
+        let motor = spherewalk_core::Motor::new(stack, MotorSettings::default()).expect("valid");
+        let mut run = Runner::new(scene, motor, Point3::new(-0.5, 0.0, 0.0));
+        run.settle(5);
+        run.run(60, Vec3::new(2.0, 0.0, 0.0));
+        // The edge never gets nearer the axis than the waist circle (0.2598 m): the axis stays
+        // at x <= 0.5 - 0.2598 = 0.2402 (0.1 mm: the pushback tolerance). A capsule would
+        // stop at 0.2. Walking pushes off the edge sideways only, so the stack stops short
+        // of the waist: 0.7 mm short measured, 3 mm on the planet, where the stack leans.
+        let axis = run.feet_centre().x;
+        assert!(
+            axis <= 0.240_2 + 1e-4 && axis > 0.235,
+            "{}: {axis}",
+            frame.name
+        );
+        assert!(run.penetration() < 1e-3, "{}", frame.name);
+        // Strafing along the shelf at 2 m/s for 1 s while pressing into it.
+        let z0 = run.local().z;
+        run.run(60, Vec3::new(0.5, 0.0, 2.0));
+        // 2 m, less nothing: the edge never holds it (2 cm for the planet's curvature).
+        assert_abs_diff_eq!(run.local().z - z0, 2.0, epsilon = 0.02);
+        // And it walks away freely: 1 m in 0.5 s.
+        let x0 = run.local().x;
+        run.run(30, Vec3::new(-2.0, 0.0, 0.0));
+        assert_abs_diff_eq!(x0 - run.local().x, 1.0, epsilon = 0.02);
+    }
 }

@@ -1,8 +1,8 @@
 //! The up frame: choosing the target up and turning toward it with the heading carried along.
 
+use crate::contact::GroundState;
 use crate::math::{Point3, Quat, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
-use crate::report::GroundState;
 use crate::settings::{UpFrame, fixed_up};
 use crate::state::MotorState;
 
@@ -21,9 +21,7 @@ pub fn target_up(up_frame: &UpFrame, pose: &Pose, state: &MotorState, gravity: &
                 return wall;
             }
             match (state.ground, state.ground_hit) {
-                (GroundState::Grounded | GroundState::SteepGround, Some(hit)) => {
-                    hit.surface_normal
-                }
+                (GroundState::Grounded | GroundState::SteepGround, Some(hit)) => hit.surface_normal,
                 _ => current,
             }
         }

@@ -1,8 +1,8 @@
 //! Seams: edge-to-edge boxes and a flat trimesh are as smooth as one plane.
 
 use crate::common::*;
-use spherewalk::parry3d::shape::SharedShape;
-use spherewalk::{Iso, MotorSettings, Point3, Real, Vec3};
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{Iso, MotorSettings, Point3, Real, Vec3};
 
 /// 40 x 40 edge-to-edge 0.5 m cubes, tops at y = 0, spanning x, z in [-10, 10].
 fn cube_floor(frame: Frame) -> Scene {

@@ -5,7 +5,7 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
-use spherewalk::{
+use spherewalk_core::{
     GroundState, InputFlags, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,
     Real, SettingsError, SphereStack, StepInput, UpFrame, Vec3,
 };
@@ -527,8 +527,12 @@ fn nan_pose_is_a_flagged_no_op() {
     let bad_position = |r: &mut Runner| r.pose.position.x = Real::NAN;
     let bad_height = |r: &mut Runner| r.pose.position.y = Real::INFINITY;
     let bad_orientation = |r: &mut Runner| {
-        r.pose.orientation =
-            Quat::new_unchecked(spherewalk::na::Quaternion::new(Real::NAN, 0.0, 0.0, 0.0))
+        r.pose.orientation = Quat::new_unchecked(spherewalk_core::na::Quaternion::new(
+            Real::NAN,
+            0.0,
+            0.0,
+            0.0,
+        ))
     };
     let spoilers: [fn(&mut Runner); 3] = [bad_position, bad_height, bad_orientation];
     for spoil in spoilers {
@@ -784,7 +788,7 @@ fn huge_gravity_is_clamped_and_flagged() {
     // 1e-3 m/s: f32 rescaling of a 1e30 vector and one multiply by dt.
     assert_abs_diff_eq!(
         r.state.velocity.y,
-        -spherewalk::MAX_GRAVITY * dt,
+        -spherewalk_core::MAX_GRAVITY * dt,
         epsilon = 1e-3
     );
     assert!(r.pose.is_finite());

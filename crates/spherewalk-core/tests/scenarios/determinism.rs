@@ -1,7 +1,7 @@
 //! Determinism: the same inputs give bit-identical poses.
 
 use crate::common::*;
-use spherewalk::{MotorSettings, Point3, Vec3};
+use spherewalk_core::{MotorSettings, Point3, Vec3};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// Runs 1000 steps through stairs, a wall and a turn and hashes every pose and velocity bit.

@@ -1,7 +1,7 @@
 //! Planet walking: "forward" follows a great circle and the feet stay on the ground.
 
 use crate::common::*;
-use spherewalk::{MotorSettings, MoveIntent, Point3, Real};
+use spherewalk_core::{MotorSettings, MoveIntent, Point3, Real};
 
 #[test]
 fn walks_once_around_a_30_m_planet_and_returns_to_the_start() {

@@ -1,58 +1,8 @@
 //! What a motor step did: ground state, events, contacts and input flags.
 
-use crate::math::{Point3, Real, UnitVec3};
-use crate::world::{ColliderId, Primitive};
-
-/// Where the character stands after a step.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum GroundState {
-    /// On walkable ground (slope within the limit): no gravity, no sliding.
-    Grounded,
-    /// On ground steeper than the slope limit (or not walkable): slides under gravity.
-    SteepGround,
-    /// Touching something but with no ground under the feet (e.g. against a wall in the air).
-    Touching,
-    /// Touching nothing.
-    #[default]
-    Airborne,
-}
-
-/// The ground found under the feet sphere.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GroundHit {
-    /// The collider stood on.
-    pub collider: ColliderId,
-    /// Contact point (world, m).
-    pub point: Point3,
-    /// Normal of the sphere-surface contact (world): edges give a rounded normal.
-    pub contact_normal: UnitVec3,
-    /// The face's own normal at the contact (world); the slope is judged on it.
-    pub surface_normal: UnitVec3,
-    /// Angle between `surface_normal` and the character's up (rad).
-    pub slope_angle: Real,
-    /// True when the slope is within the limit and the collider is walkable.
-    pub stable: bool,
-    /// Gap between the feet sphere and the ground when probed, before any snap (m).
-    pub distance: Real,
-}
-
-/// One pushback contact: a sphere of the stack was pushed out of a collider.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Hit {
-    /// The collider touched.
-    pub collider: ColliderId,
-    /// Index of the sphere in the stack, feet first.
-    pub sphere: usize,
-    /// Closest point on the collider (world, m).
-    pub point: Point3,
-    /// Contact normal, from the surface toward the sphere centre (world).
-    pub contact_normal: UnitVec3,
-    /// The face's own normal (world).
-    pub surface_normal: UnitVec3,
-    /// Penetration depth that was resolved (m).
-    pub depth: Real,
-}
+use super::scratch::Scratch;
+use crate::contact::{GroundHit, GroundState, Hit};
+use crate::math::Real;
 
 /// Bad per-step inputs that were clamped or ignored, each by a documented rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,6 +63,10 @@ pub struct StepReport {
     pub substeps: u32,
     /// Pushback iterations run, summed over substeps.
     pub pushback_iterations: u32,
+    /// True when a pushback pass ran out of iterations with a penetration still above the
+    /// tolerance (Jolt's "max hits exceeded"): the solve was degraded, e.g. squeezed between
+    /// solids. `max_penetration` says how much is left.
+    pub pushback_exhausted: bool,
     /// Deepest remaining penetration of any sphere after the step (m, >= 0).
     pub max_penetration: Real,
     /// Every pushback contact of the step, in the order resolved.
@@ -120,15 +74,6 @@ pub struct StepReport {
     /// Inputs that were clamped or ignored.
     pub flags: InputFlags,
     pub(crate) scratch: Scratch,
-}
-
-/// Buffers reused from step to step.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Scratch {
-    pub ids: Vec<ColliderId>,
-    pub prims: Vec<Primitive>,
-    pub contacts: crate::step::ContactBuffer,
-    pub trial_hits: Vec<Hit>,
 }
 
 impl StepReport {
@@ -146,6 +91,12 @@ impl StepReport {
             scratch,
             ..Self::default()
         };
+    }
+
+    /// Adds a pushback pass's iterations and exhausted flag to the report.
+    pub(crate) fn note_pushback(&mut self, pass: &crate::step::PushbackSummary) {
+        self.pushback_iterations += pass.iterations;
+        self.pushback_exhausted |= pass.exhausted;
     }
 
     /// True when the character is stably grounded after the step.

@@ -2,9 +2,11 @@
 
 use crate::common::*;
 use approx::assert_abs_diff_eq;
-use spherewalk::parry3d::na::DMatrix;
-use spherewalk::parry3d::shape::SharedShape;
-use spherewalk::{ColliderDesc, GroundState, Iso, MotorSettings, MoveIntent, Point3, Real, Vec3};
+use spherewalk_core::parry3d::na::DMatrix;
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
+    ColliderDesc, GroundState, Iso, MotorSettings, MoveIntent, Point3, Real, Vec3,
+};
 
 #[test]
 fn jump_reaches_the_ballistic_apex_and_lands() {
@@ -86,7 +88,7 @@ fn not_walkable_ground_is_steep_and_slides() {
     scene.add_floor(20.0);
     // A gentle 10 degree slope that is flagged not walkable: the character slides off it.
     let a: Real = 10f32.to_radians();
-    let rot = spherewalk::Quat::from_axis_angle(&Vec3::z_axis(), a);
+    let rot = spherewalk_core::Quat::from_axis_angle(&Vec3::z_axis(), a);
     let desc = ColliderDesc::new(SharedShape::cuboid(4.0, 0.5, 2.0)).not_walkable();
     let centre = Vec3::new(0.0, 1.0, 0.0) - rot * Vec3::y() * 0.5;
     scene.add_desc(desc, Iso::from_parts(centre.into(), rot));
@@ -138,7 +140,7 @@ fn walks_over_a_heightfield_hill_staying_grounded() {
                 r.local().x
             );
             let feet = r.pose.centre_at(0.3);
-            let filter = spherewalk::QueryFilter::default();
+            let filter = spherewalk_core::QueryFilter::default();
             let gap = r
                 .scene
                 .world

@@ -2,8 +2,8 @@
 
 #![allow(dead_code)]
 
-use spherewalk::parry3d::shape::SharedShape;
-use spherewalk::{
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, Iso, Motor, MotorSettings, MotorState, MoveIntent,
     Point3, Pose, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3,
 };
@@ -128,6 +128,22 @@ impl Scene {
             SharedShape::cuboid(half.x, half.y, half.z),
             Iso::translation(centre.x, centre.y, centre.z),
         )
+    }
+
+    /// A ramp rising along scene +X at `angle_deg`: a 6 m wide slab whose top face starts at
+    /// `(start_x, 0, 0)` and runs `length` metres up the slope.
+    pub fn add_ramp(&mut self, angle_deg: Real, length: Real, start_x: Real) -> ColliderId {
+        let a = angle_deg.to_radians();
+        let rot = Quat::from_axis_angle(&Vec3::z_axis(), a);
+        let normal = rot * Vec3::y();
+        let top_centre = Vec3::new(
+            start_x + 0.5 * length * a.cos(),
+            0.5 * length * a.sin(),
+            0.0,
+        );
+        let centre = top_centre - normal * 0.5;
+        let pose = Iso::from_parts(centre.into(), rot);
+        self.add(SharedShape::cuboid(0.5 * length, 0.5, 3.0), pose)
     }
 
     /// A large floor slab whose top is y = 0 (scene frame).
@@ -262,19 +278,12 @@ impl Runner {
         self.scene.frame.vec_to_local(&self.state.velocity)
     }
 
-    /// Deepest penetration of any sphere into the world right now (m).
+    /// Deepest penetration of any sphere into the world right now (m), measured as the
+    /// motor's report does.
     pub fn penetration(&self) -> Real {
-        self.motor
-            .stack()
-            .spheres()
-            .iter()
-            .map(|s| {
-                let c = self.pose.centre_at(s.offset_local);
-                self.scene
-                    .world
-                    .sphere_penetration(&c, s.radius, &QueryFilter::default())
-            })
-            .fold(0.0, Real::max)
+        self.scene
+            .world
+            .stack_penetration(&self.pose, self.motor.stack(), &QueryFilter::default())
     }
 
     /// Height of the feet above the planet surface (m); panics when the frame has no planet.

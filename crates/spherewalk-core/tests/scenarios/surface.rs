@@ -1,7 +1,7 @@
 //! Surface up-mode: walking from a floor onto a wall and onto the ceiling.
 
 use crate::common::*;
-use spherewalk::{MotorSettings, MoveIntent, Point3, Quat, Real, UpFrame, Vec3};
+use spherewalk_core::{MotorSettings, MoveIntent, Point3, Quat, Real, UpFrame, Vec3};
 
 /// A room slice: floor top y = 0, a wall whose face is x = 4, a ceiling whose face is y = 4.
 fn room(frame: Frame) -> Scene {

@@ -9,8 +9,8 @@
 
 use crate::common::*;
 use approx::assert_abs_diff_eq;
-use spherewalk::parry3d::shape::SharedShape;
-use spherewalk::{
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
     GroundState, Iso, Motor, MotorSettings, Point3, Pose, Quat, Real, SphereStack, Vec3,
 };
 
@@ -160,7 +160,7 @@ fn rapier_kinematic_wall_pushes_idle_character() {
         world
             .set_velocity(wall, Vec3::new(2.0, 0.0, 0.0), Vec3::zeros())
             .expect("wall");
-        r.step_intent(spherewalk::MoveIntent::default());
+        r.step_intent(spherewalk_core::MoveIntent::default());
     }
     assert!(wall_x > 4.0);
     let ball_x = r.local().x;
@@ -184,7 +184,7 @@ fn rapier_overlapping_character_is_depenetrated() {
     let mut r = Runner::new(scene, motor, Point3::new(0.8, -0.2, 0.0));
     r.gravity = Some(Vec3::zeros());
     for _ in 0..20 {
-        r.step_intent(spherewalk::MoveIntent::default());
+        r.step_intent(spherewalk_core::MoveIntent::default());
     }
     // rapier: centre x >= 1.5 - 1e-3 (it caps each call's push at 0.25 m; we push out in one
     // step unless a recovery speed is set).

@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use approx::assert_abs_diff_eq;
-use spherewalk::{MotorSettings, Point3, Real, Vec3};
+use spherewalk_core::{MotorSettings, Point3, Real, Vec3};
 
 #[test]
 fn spawned_0_3_m_inside_a_box_is_pushed_out_within_5_steps() {
@@ -77,8 +77,11 @@ fn no_tunnelling_when_flying_at_150_m_s() {
     r.state.velocity = Vec3::new(150.0, 0.0, 0.0);
     for _ in 0..20 {
         // No gravity in this frame-less test: the character keeps its launch speed until the wall.
-        let input =
-            spherewalk::StepInput::new(spherewalk::MoveIntent::default(), Vec3::zeros(), DT);
+        let input = spherewalk_core::StepInput::new(
+            spherewalk_core::MoveIntent::default(),
+            Vec3::zeros(),
+            DT,
+        );
         r.motor.step(
             &r.scene.world,
             &mut r.pose,

@@ -1,7 +1,9 @@
 //! Gravity fields: priorities, volumes, point pulls and validation.
 
 use approx::assert_abs_diff_eq;
-use spherewalk::{GravityError, GravityField, GravityFields, Point3, Pull, Real, Vec3, Volume};
+use spherewalk_core::{
+    GravityError, GravityField, GravityFields, Point3, Pull, Real, Vec3, Volume,
+};
 
 #[test]
 fn the_highest_priority_field_containing_the_point_wins() {

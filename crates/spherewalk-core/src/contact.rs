@@ -1,0 +1,63 @@
+//! Contacts between a character and the world: the vocabulary every phase and the report share.
+//!
+//! One sign convention for distances: a *distance* or *gap* is signed, positive when apart and
+//! negative when penetrating (metres); a *depth* is a penetration, `-distance`, positive when
+//! overlapping. Normals point from the surface toward the character (world frame).
+
+use crate::math::{Point3, Real, UnitVec3};
+
+/// Identifier of a collider in a [`crate::CollisionWorld`], stable for the world's lifetime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ColliderId(pub u32);
+
+/// Where the character stands after a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum GroundState {
+    /// On walkable ground (slope within the limit): no gravity, no sliding.
+    Grounded,
+    /// On ground steeper than the slope limit (or not walkable): slides under gravity.
+    SteepGround,
+    /// Touching something but with no ground under the feet (e.g. against a wall in the air).
+    Touching,
+    /// Touching nothing.
+    #[default]
+    Airborne,
+}
+
+/// The ground found under the feet sphere.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroundHit {
+    /// The collider stood on.
+    pub collider: ColliderId,
+    /// Contact point (world, m).
+    pub point: Point3,
+    /// Normal of the sphere-surface contact (world): edges give a rounded normal.
+    pub contact_normal: UnitVec3,
+    /// The face's own normal at the contact (world); the slope is judged on it.
+    pub surface_normal: UnitVec3,
+    /// Angle between `surface_normal` and the character's up (rad).
+    pub slope_angle: Real,
+    /// True when the slope is within the limit and the collider is walkable.
+    pub stable: bool,
+    /// Gap between the feet sphere and the ground when probed, before any snap (m).
+    pub distance: Real,
+}
+
+/// One pushback contact: a sphere of the stack was pushed out of a collider.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// The collider touched.
+    pub collider: ColliderId,
+    /// Index of the sphere in the stack, feet first.
+    pub sphere: usize,
+    /// Closest point on the collider (world, m).
+    pub point: Point3,
+    /// Contact normal, from the surface toward the sphere centre (world).
+    pub contact_normal: UnitVec3,
+    /// The face's own normal (world).
+    pub surface_normal: UnitVec3,
+    /// Penetration depth that was resolved (m).
+    pub depth: Real,
+}

@@ -1,0 +1,242 @@
+//! Inserting colliders (ids, refusing NaN poses and shapes) and moving them with `set_pose`.
+
+use super::fixtures::*;
+use approx::assert_abs_diff_eq;
+use spherewalk_core::parry3d::bounding_volume::Aabb;
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
+    ColliderDesc, ColliderId, CollisionWorld, Iso, Point3, Quat, Real, Vec3, WorldError,
+};
+
+// Insertion: ids and refused colliders.
+
+#[test]
+fn insert_returns_sequential_ids() {
+    let mut world = CollisionWorld::new();
+    assert!(world.is_empty());
+    let ids: Vec<ColliderId> = (0..4)
+        .map(|k| {
+            insert(
+                &mut world,
+                ColliderDesc::new(SharedShape::ball(0.5)).translation(k as Real * 3.0, 0.0, 0.0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [ColliderId(0), ColliderId(1), ColliderId(2), ColliderId(3)]
+    );
+    assert_eq!(world.len(), 4);
+    let c = world.get(ColliderId(2)).expect("inserted");
+    assert_eq!(c.pose.translation.vector, Vec3::new(6.0, 0.0, 0.0));
+    assert!(world.get(ColliderId(4)).is_none());
+    let listed: Vec<ColliderId> = world.iter().map(|(id, _)| id).collect();
+    assert_eq!(listed, ids);
+}
+
+#[test]
+fn nan_translation_is_refused() {
+    let mut world = CollisionWorld::new();
+    let desc = ColliderDesc::new(SharedShape::ball(0.5)).translation(Real::NAN, 1.0, 2.0);
+    match world.insert(desc) {
+        Err(WorldError::NonFinitePose {
+            translation: [x, y, z],
+        }) => {
+            assert!(x.is_nan());
+            assert_eq!((y, z), (1.0, 2.0));
+        }
+        other => panic!("expected NonFinitePose, got {:?}", other.map(|id| id.0)),
+    }
+    let desc = ColliderDesc::new(SharedShape::ball(0.5)).translation(0.0, Real::INFINITY, 0.0);
+    assert_eq!(
+        world.insert(desc).map(|id| id.0),
+        Err(WorldError::NonFinitePose {
+            translation: [0.0, Real::INFINITY, 0.0]
+        })
+    );
+    assert!(world.is_empty());
+}
+
+#[test]
+fn nan_rotation_is_refused() {
+    let mut world = CollisionWorld::new();
+    let rot = Quat::new_unchecked(spherewalk_core::na::Quaternion::new(
+        Real::NAN,
+        0.0,
+        0.0,
+        0.0,
+    ));
+    let desc = ColliderDesc::new(SharedShape::cuboid(1.0, 1.0, 1.0))
+        .pose(Iso::from_parts(Vec3::new(1.0, 2.0, 3.0).into(), rot));
+    assert_eq!(
+        world.insert(desc).map(|id| id.0),
+        Err(WorldError::NonFinitePose {
+            translation: [1.0, 2.0, 3.0]
+        })
+    );
+}
+
+#[test]
+fn nan_velocity_is_refused() {
+    let mut world = CollisionWorld::new();
+    let linear = ColliderDesc::new(SharedShape::ball(0.5))
+        .translation(1.0, 2.0, 3.0)
+        .velocity(Vec3::new(0.0, Real::NAN, 0.0), Vec3::zeros());
+    assert_eq!(
+        world.insert(linear).map(|id| id.0),
+        Err(WorldError::NonFinitePose {
+            translation: [1.0, 2.0, 3.0]
+        })
+    );
+    let angular = ColliderDesc::new(SharedShape::ball(0.5))
+        .velocity(Vec3::zeros(), Vec3::new(Real::INFINITY, 0.0, 0.0));
+    assert_eq!(
+        world.insert(angular).map(|id| id.0),
+        Err(WorldError::NonFinitePose {
+            translation: [0.0, 0.0, 0.0]
+        })
+    );
+    assert!(world.is_empty());
+}
+
+#[test]
+fn nan_cuboid_is_refused() {
+    let mut world = CollisionWorld::new();
+    let desc =
+        ColliderDesc::new(SharedShape::cuboid(Real::NAN, 1.0, 1.0)).translation(5.0, 0.0, 0.0);
+    match world.insert(desc) {
+        Err(WorldError::NonFiniteShape { mins, maxs }) => {
+            assert!(
+                mins[0].is_nan() && maxs[0].is_nan(),
+                "mins {mins:?} maxs {maxs:?}"
+            );
+        }
+        other => panic!("expected NonFiniteShape, got {:?}", other.map(|id| id.0)),
+    }
+    let desc = ColliderDesc::new(SharedShape::ball(Real::INFINITY));
+    match world.insert(desc) {
+        Err(WorldError::NonFiniteShape { mins, maxs }) => {
+            assert!(
+                mins.iter().chain(&maxs).all(|c| c.is_infinite()),
+                "mins {mins:?} maxs {maxs:?}"
+            );
+        }
+        other => panic!("expected NonFiniteShape, got {:?}", other.map(|id| id.0)),
+    }
+    assert!(world.is_empty());
+}
+
+#[test]
+fn refused_collider_takes_no_id() {
+    let mut world = CollisionWorld::new();
+    assert_eq!(insert(&mut world, floor_box()), ColliderId(0));
+    assert!(
+        world
+            .insert(ColliderDesc::new(SharedShape::ball(0.5)).translation(Real::NAN, 0.0, 0.0))
+            .is_err()
+    );
+    assert_eq!(
+        insert(&mut world, ColliderDesc::new(SharedShape::ball(0.5))),
+        ColliderId(1)
+    );
+    assert_eq!(world.len(), 2);
+}
+
+// Moving a collider with `set_pose`.
+
+#[test]
+fn set_pose_moves_a_collider_for_every_query() {
+    let mut world = CollisionWorld::new();
+    insert(&mut world, floor_box());
+    let ball = insert(
+        &mut world,
+        ColliderDesc::new(SharedShape::ball(0.5)).translation(0.0, 3.0, 0.0),
+    );
+    world
+        .set_pose(ball, Iso::translation(20.0, 3.0, -4.0))
+        .expect("known id");
+    assert_eq!(
+        world.get(ball).expect("ball").pose.translation.vector,
+        Vec3::new(20.0, 3.0, -4.0)
+    );
+    // Gone from the old place...
+    let old = Aabb::new(Point3::new(-1.0, 2.0, -1.0), Point3::new(1.0, 4.0, 1.0));
+    assert_eq!(overlap(&world, &old, &all()), Vec::<ColliderId>::new());
+    assert!(
+        world
+            .cast_ray(&Point3::new(0.0, 6.0, 0.0), &down(), 10.0, &all())
+            .is_some_and(|h| h.collider != ball)
+    );
+    // ...and found at the new one by every query.
+    let new = Aabb::new(Point3::new(19.0, 2.0, -5.0), Point3::new(21.0, 4.0, -3.0));
+    assert_eq!(overlap(&world, &new, &all()), [ball]);
+    let (id, sp) = closest(&world, Point3::new(20.0, 3.0, -1.0), 5.0).expect("near the new place");
+    assert_eq!(id, ball);
+    assert_surface(&sp, 2.5, Vec3::z(), Point3::new(20.0, 3.0, -3.5), EXACT);
+    let hit = world
+        .cast_ray(&Point3::new(20.0, 8.0, -4.0), &down(), 10.0, &all())
+        .expect("ray");
+    assert_eq!(hit.collider, ball);
+    assert_abs_diff_eq!(hit.distance, 4.5, epsilon = EXACT);
+    let hit = world
+        .cast_sphere(
+            &Point3::new(15.0, 3.0, -4.0),
+            0.3,
+            &Vec3::x_axis(),
+            10.0,
+            &all(),
+        )
+        .expect("cast");
+    assert_eq!(hit.collider, ball);
+    assert_abs_diff_eq!(hit.distance, 4.2, epsilon = CAST);
+}
+
+#[test]
+fn set_pose_rotates_a_collider() {
+    let mut world = CollisionWorld::new();
+    let plank = insert(
+        &mut world,
+        ColliderDesc::new(SharedShape::cuboid(2.0, 0.1, 0.5)),
+    );
+    // A 4 m plank along X, stood up along Y by a quarter turn about Z.
+    let rot = Quat::from_axis_angle(&Vec3::z_axis(), std::f32::consts::FRAC_PI_2);
+    world
+        .set_pose(plank, Iso::from_parts(Vec3::zeros().into(), rot))
+        .expect("known id");
+    let (_, sp) = closest(&world, Point3::new(0.0, 3.0, 0.0), 5.0).expect("above the top end");
+    assert_surface(&sp, 1.0, Vec3::y(), Point3::new(0.0, 2.0, 0.0), EXACT);
+}
+
+#[test]
+fn set_pose_of_an_unknown_collider_errors() {
+    let mut world = CollisionWorld::new();
+    insert(&mut world, floor_box());
+    assert_eq!(
+        world.set_pose(ColliderId(7), Iso::identity()),
+        Err(WorldError::UnknownCollider(ColliderId(7)))
+    );
+}
+
+#[test]
+fn set_pose_with_nan_is_refused_and_keeps_the_old_pose() {
+    let mut world = CollisionWorld::new();
+    let ball = insert(
+        &mut world,
+        ColliderDesc::new(SharedShape::ball(0.5)).translation(1.0, 2.0, 3.0),
+    );
+    match world.set_pose(ball, Iso::translation(Real::NAN, 0.0, 0.0)) {
+        Err(WorldError::NonFinitePose {
+            translation: [x, y, z],
+        }) => {
+            assert!(x.is_nan());
+            assert_eq!((y, z), (0.0, 0.0));
+        }
+        other => panic!("expected NonFinitePose, got {other:?}"),
+    }
+    assert_eq!(
+        world.get(ball).expect("ball").pose.translation.vector,
+        Vec3::new(1.0, 2.0, 3.0)
+    );
+    let (_, sp) = closest(&world, Point3::new(1.0, 4.0, 3.0), 5.0).expect("still there");
+    assert_abs_diff_eq!(sp.distance, 1.5, epsilon = EXACT);
+}
