@@ -312,28 +312,9 @@ impl Motor {
         report: &mut StepReport,
         scratch: &mut Scratch,
     ) -> Moved {
-        let (dt, up) = (input.dt, pose.up());
-        let gravity = match self.settings.up_frame {
-            UpFrame::Surface => -up.into_inner() * input.gravity.norm(),
-            _ => input.gravity,
-        };
-        let moving = MotorState {
-            velocity: *velocity,
-            ..*state
-        };
-        let (own, jumped) = movement_velocity(ctx, pose, &moving, &input.intent, &gravity, dt);
-        let (own, fast) = clamp_length(&own, self.settings.max_speed);
-        report.flags.speed_clamped |= fast;
+        let (own, jumped) = self.own_velocity(ctx, pose, state, input, *velocity, report);
         let grounded = state.ground == GroundState::Grounded;
-        let carried = match state.ground_hit {
-            Some(hit) if grounded => {
-                let v = ctx
-                    .hooks
-                    .surface_velocity(hit.collider, &hit.point, &hit.surface_normal);
-                project_on_plane(&v, &hit.surface_normal)
-            }
-            _ => Vec3::zeros(),
-        };
+        let carried = carried_velocity(ctx, state);
         *velocity = own + carried;
         let start = *pose;
         let mode = if grounded && !jumped {
@@ -342,19 +323,21 @@ impl Motor {
             PushMode::Free
         };
         let (contacts, hits) = (&mut scratch.contacts, &mut report.hits);
-        let (substeps, s) = move_substepped(ctx, pose, velocity, dt, mode, contacts, hits);
+        let (substeps, s) = move_substepped(ctx, pose, velocity, input.dt, mode, contacts, hits);
         report.substeps = substeps;
         report.note_pushback(&s);
         report.jumped = jumped;
         state.wall_normal = None;
         if mode == PushMode::Grounded && s.blocked_speed > BLOCKED_SPEED {
-            let want = project_on_plane(&input.intent.velocity, &up) + carried;
+            let want = project_on_plane(&input.intent.velocity, &start.up()) + carried;
             let trial = (&mut scratch.contacts, &mut scratch.trial_hits);
-            if let Some(step) = try_step_up(ctx, &start, pose, &(want * dt), dt, trial) {
+            if let Some(step) = try_step_up(ctx, &start, pose, &(want * input.dt), input.dt, trial)
+            {
                 *pose = step.pose;
                 report.stepped_up = step.rise;
                 *velocity = want;
             } else if self.settings.up_frame == UpFrame::Surface {
+                // Surface mode climbs what blocked it: the next step turns up to its normal.
                 state.wall_normal = s.blocked_by;
             }
         }
@@ -367,9 +350,32 @@ impl Motor {
         }
     }
 
-    /// Phase 3, the ground: probes under the feet (as far as the clamp distance while
-    /// walking), clamps onto stable ground and writes the ground state, the events and the
-    /// carried velocity.
+    /// The character's own velocity for this step (m/s, world): [`movement_velocity`] from the
+    /// intent and gravity (along -up in Surface mode) with the speed cap, and whether it
+    /// jumped.
+    fn own_velocity(
+        &self,
+        ctx: &StepContext<'_>,
+        pose: &Pose,
+        state: &MotorState,
+        input: &StepInput,
+        velocity: Vec3,
+        report: &mut StepReport,
+    ) -> (Vec3, bool) {
+        let gravity = match self.settings.up_frame {
+            UpFrame::Surface => -pose.up().into_inner() * input.gravity.norm(),
+            _ => input.gravity,
+        };
+        let moving = MotorState { velocity, ..*state };
+        let (own, jumped) =
+            movement_velocity(ctx, pose, &moving, &input.intent, &gravity, input.dt);
+        let (own, fast) = clamp_length(&own, self.settings.max_speed);
+        report.flags.speed_clamped |= fast;
+        (own, jumped)
+    }
+
+    /// Phase 3, the ground: lands on (or clamps to) the ground under the feet and writes the
+    /// ground state, the events and the carried velocity.
     fn resolve_ground(
         &self,
         ctx: &StepContext<'_>,
@@ -380,37 +386,12 @@ impl Motor {
         scratch: &mut Scratch,
     ) {
         let was_grounded = state.ground == GroundState::Grounded;
-        let clamp = was_grounded && !moved.jumped;
-        let settings = &self.settings;
-        let reach = if clamp {
-            settings.ground_clamp_distance
-        } else {
-            settings.skin_width
-        };
-        let probed = probe_ground(ctx, pose, reach.max(settings.skin_width));
-        let mut velocity = moved.velocity;
         let rules = ClampRules {
-            clamp,
+            clamp: was_grounded && !moved.jumped,
             jumped: moved.jumped,
         };
-        let buffers = (&mut scratch.contacts, &mut scratch.trial_hits);
-        let landing = clamp_to_ground(ctx, pose, &mut velocity, probed, rules, buffers);
-        if landing.clamped_down > settings.skin_width {
-            report.clamped_down = landing.clamped_down;
-        }
-        if landing.snapped > settings.penetration_tolerance {
-            // Snapping along -up can press into a steep face beside the feet: resolve it.
-            let s = pushback(
-                ctx,
-                pose,
-                &mut velocity,
-                PushMode::Grounded,
-                &(-pose.up().into_inner() * landing.snapped),
-                &mut scratch.contacts,
-                &mut report.hits,
-            );
-            report.note_pushback(&s);
-        }
+        let mut velocity = moved.velocity;
+        let landing = self.land(ctx, pose, &mut velocity, rules, report, scratch);
         let ground = match landing.ground {
             GroundState::Airborne if moved.touched => GroundState::Touching,
             g => g,
@@ -426,6 +407,44 @@ impl Motor {
         state.velocity = velocity;
         state.ground = ground;
         state.ground_hit = landing.hit;
+    }
+
+    /// [`probe_ground`] (as far as the clamp distance while walking), [`clamp_to_ground`], and
+    /// a pushback when the snap down pressed the stack into a steep face beside the feet.
+    fn land(
+        &self,
+        ctx: &StepContext<'_>,
+        pose: &mut Pose,
+        velocity: &mut Vec3,
+        rules: ClampRules,
+        report: &mut StepReport,
+        scratch: &mut Scratch,
+    ) -> Landing {
+        let settings = &self.settings;
+        let reach = if rules.clamp {
+            settings.ground_clamp_distance.max(settings.skin_width)
+        } else {
+            settings.skin_width
+        };
+        let probed = probe_ground(ctx, pose, reach);
+        let buffers = (&mut scratch.contacts, &mut scratch.trial_hits);
+        let landing = clamp_to_ground(ctx, pose, velocity, probed, rules, buffers);
+        if landing.clamped_down > settings.skin_width {
+            report.clamped_down = landing.clamped_down;
+        }
+        if landing.snapped > settings.penetration_tolerance {
+            let s = pushback(
+                ctx,
+                pose,
+                velocity,
+                PushMode::Grounded,
+                &(-pose.up().into_inner() * landing.snapped),
+                &mut scratch.contacts,
+                &mut report.hits,
+            );
+            report.note_pushback(&s);
+        }
+        landing
     }
 
     /// Distance (m) around the position within which this step may touch anything.
@@ -490,5 +509,19 @@ impl Motor {
         clean.gravity = gravity;
         flags.gravity_clamped = strong;
         Some(clean)
+    }
+}
+
+/// The ground's surface velocity under a grounded character (m/s, world), projected onto the
+/// ground's plane: what [`ContactHooks::surface_velocity`] says for the ground it stands on;
+/// zero off the ground.
+fn carried_velocity(ctx: &StepContext<'_>, state: &MotorState) -> Vec3 {
+    match state.ground_hit {
+        Some(hit) if state.ground == GroundState::Grounded => {
+            let n = hit.surface_normal;
+            let v = ctx.hooks.surface_velocity(hit.collider, &hit.point, &n);
+            project_on_plane(&v, &n)
+        }
+        _ => Vec3::zeros(),
     }
 }
