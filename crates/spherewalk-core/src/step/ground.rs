@@ -127,7 +127,7 @@ fn cast_support(
             continue;
         }
         // A sphere moving at most `limit` cannot touch a solid further than that from it: one
-        // closest point (cheap) rules most candidates out before a cast (GJK, costly).
+        // closest point rules most candidates out before a cast.
         let solid = matches!(prim.shape, PrimitiveShape::Solid { .. });
         if solid
             && ctx

@@ -1,5 +1,6 @@
 //! The static and kinematic geometry characters move through, indexed by parry's BVH.
 
+mod cast;
 mod primitive;
 pub(crate) mod query;
 

@@ -27,9 +27,9 @@ use crate::common::*;
 use spherewalk_core::{GroundState, MotorSettings, MoveIntent, Point3, Quat, Real, Vec3};
 
 /// FNV-1a 64 of the flat walk ([`flat_walk_trace_is_unchanged`]).
-const FLAT_WALK_HASH: u64 = 0x2cee_af4e_55ad_5709;
+const FLAT_WALK_HASH: u64 = 0x471c_cae3_a2ad_c5dc;
 /// FNV-1a 64 of the planet walk ([`planet_walk_trace_is_unchanged`]).
-const PLANET_WALK_HASH: u64 = 0x74df_b658_21a4_895f;
+const PLANET_WALK_HASH: u64 = 0xf4d9_bd00_da33_b12b;
 
 /// Steps in each golden walk.
 const STEPS: u32 = 1000;

@@ -66,3 +66,24 @@ fn sphere_penetration_into_a_one_sided_mesh() {
         0.0
     );
 }
+
+/// A sphere centred exactly on a ball's centre is inside by both radii, with a finite contact
+/// (parry's projection divides by zero there): 0.3 + 2.0 m.
+#[test]
+fn sphere_penetration_at_a_balls_exact_centre_is_finite() {
+    let mut world = CollisionWorld::new();
+    insert(
+        &mut world,
+        ColliderDesc::new(spherewalk_core::parry3d::shape::SharedShape::ball(2.0))
+            .translation(1.0, 2.0, 3.0),
+    );
+    let centre = Point3::new(1.0, 2.0, 3.0);
+    assert_abs_diff_eq!(
+        world.sphere_penetration(&centre, 0.3, &all()),
+        2.3,
+        epsilon = EXACT
+    );
+    let (_, sp) = world.closest_point(&centre, 1.0, &all()).expect("inside");
+    assert_abs_diff_eq!(sp.distance, -2.0, epsilon = EXACT);
+    assert!(sp.contact_normal.iter().all(|c| c.is_finite()));
+}

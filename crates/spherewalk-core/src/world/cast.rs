@@ -1,0 +1,1277 @@
+//! Exact sphere casts against the common primitives: triangles, cuboids, balls and capsules.
+//!
+//! A sphere of radius `r` moving along a ray first touches a shape when its centre enters the
+//! shape grown by `r` (the Minkowski sum of the shape and a ball of radius `r`), so each cast is
+//! a ray cast against a rounded shape. The grown shape is a union of simple convex pieces: the
+//! faces pushed out by `r`, the edges as cylinders of radius `r`, the corners as balls of
+//! radius `r`. A ray starting outside every piece enters the union when it first enters one of
+//! them, so the cast is the earliest entry over the pieces, each found in closed form.
+//!
+//! These casts are exact for starts that do not overlap the shape (no GJK tolerance, no Newton
+//! polish needed). A start that already overlaps is reported as [`SphereCast::Fallback`] so the
+//! caller keeps its GJK path there, as are shapes and inputs not handled here.
+//!
+//! Also here: the closest point on a ball in closed form ([`project_point`]), for the
+//! closest-point queries of pushback and ground probing.
+//!
+//! Conventions: metres, world frame unless a name says `local`; `dir` is a unit vector.
+
+use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
+use parry3d::query::PointProjection;
+use parry3d::shape::{Shape, ShapeType};
+
+/// Below this squared length (m²) an edge or a capsule axis is a point: its cylinder is
+/// skipped and the balls at its ends alone stand for it.
+const TINY_SEGMENT_SQ: Real = 1e-14;
+/// Below this length (m²: the cross product of two edges) a triangle has no usable face
+/// normal: its face is skipped and its edges and corners alone stand for it.
+const TINY_AREA: Real = 1e-12;
+/// Below this size a direction component (per unit length) counts as parallel to a box face.
+const PARALLEL: Real = 1e-20;
+/// Below this length (m) a contact normal is degenerate (a zero-radius cast on an edge).
+const TINY_NORMAL: Real = 1e-9;
+/// Most stretches a ray can cross through a box's Voronoi regions: six planes cut it into at
+/// most seven.
+const MAX_STRETCHES: usize = 7;
+
+/// Outcome of an analytic sphere cast.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum SphereCast {
+    /// The sphere touches the shape after travelling `toi` (m, in `[0, max_distance]`), at
+    /// `point` on the shape's surface (world, m), with `normal` pointing from the surface
+    /// toward the sphere's centre (world, `normal · dir <= 0`).
+    Hit {
+        /// Distance travelled along the cast direction (m).
+        toi: Real,
+        /// Contact point on the shape's surface (world, m).
+        point: Point3,
+        /// Contact normal from the surface toward the sphere's centre (world).
+        normal: UnitVec3,
+    },
+    /// The sphere does not touch the shape within the cast's length.
+    Miss,
+    /// Not answered here: the sphere overlaps the shape at the start, the shape kind is not
+    /// handled, or an input is not finite. The caller falls back on GJK.
+    Fallback,
+}
+
+/// How a ray meets one convex piece of a grown shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Entry {
+    /// The ray starts inside the piece.
+    Inside,
+    /// The ray enters the piece after travelling this far (m, at least 0 up to rounding).
+    At(Real),
+    /// The ray never enters the piece.
+    Miss,
+}
+
+/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
+/// (m) against a solid parry `shape` at `pose` (world). Handles cuboids, balls and capsules;
+/// every other shape kind gives [`SphereCast::Fallback`].
+pub(super) fn cast_sphere_solid(
+    shape: &dyn Shape,
+    pose: &Iso,
+    centre: &Point3,
+    radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> SphereCast {
+    if !inputs_finite(centre, radius, dir, max_distance) {
+        return SphereCast::Fallback;
+    }
+    match shape.shape_type() {
+        ShapeType::Cuboid => shape.as_cuboid().map_or(SphereCast::Fallback, |c| {
+            cast_sphere_cuboid(&c.half_extents, pose, centre, radius, dir, max_distance)
+        }),
+        ShapeType::Ball => shape.as_ball().map_or(SphereCast::Fallback, |b| {
+            let at = Point3::from(pose.translation.vector);
+            cast_sphere_ball(&at, b.radius, centre, radius, dir, max_distance)
+        }),
+        ShapeType::Capsule => shape.as_capsule().map_or(SphereCast::Fallback, |c| {
+            let (a, b) = (pose * c.segment.a, pose * c.segment.b);
+            cast_sphere_capsule(&a, &b, c.radius, centre, radius, dir, max_distance)
+        }),
+        _ => SphereCast::Fallback,
+    }
+}
+
+/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
+/// (m) against the triangle `corners` (world, m), from either side: ray against the triangle
+/// grown by `radius` (the face plane pushed out by `radius` toward the start, the edges as
+/// cylinders, the corners as balls). One-sidedness is the caller's test on the face normal.
+pub(super) fn cast_sphere_triangle(
+    corners: &[Point3; 3],
+    centre: &Point3,
+    radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> SphereCast {
+    if !inputs_finite(centre, radius, dir, max_distance) || !corners.iter().all(point_finite) {
+        return SphereCast::Fallback;
+    }
+    let d = dir.into_inner();
+    let [a, b, c] = *corners;
+    // Everything relative to corner `a` (m), which keeps f32 rounding at the scale of the
+    // triangle rather than of the world.
+    let m = centre - a;
+    let ab = b - a;
+    let ac = c - a;
+    let raw = ab.cross(&ac);
+    if let Some(n) = UnitVec3::try_new(raw, TINY_AREA) {
+        let h = m.dot(&n);
+        // The side the start is on: the face plane pushed out by `radius` toward it is the
+        // only face of the grown triangle the ray can enter through.
+        let (side, height) = if h >= 0.0 { (n, h) } else { (-n, -h) };
+        if height >= radius {
+            let approach = d.dot(&side);
+            if approach >= 0.0 {
+                // Level or receding, and every point of the grown triangle is at most
+                // `radius` from the plane: never touched (a level graze at exactly `radius`
+                // counts as a miss).
+                return SphereCast::Miss;
+            }
+            let toi = (height - radius) / -approach;
+            if toi > max_distance {
+                // No point of the grown triangle is reached before the pushed-out plane.
+                return SphereCast::Miss;
+            }
+            let at = m + d * toi;
+            let in_plane = at - side.into_inner() * at.dot(&side);
+            if inside_triangle(&in_plane, &ab, &ac, &raw) {
+                return finish(toi, a + in_plane, side.into_inner(), dir, max_distance);
+            }
+            // Outside the face: the first touch is on an edge or a corner (below).
+        } else if inside_triangle(&(m - n.into_inner() * h), &ab, &ac, &raw) {
+            // Within `radius` of the plane, right over the face: the start overlaps.
+            return SphereCast::Fallback;
+        }
+    }
+    // Edges as cylinders (start relative to the edge's first corner, edge vector), corners as
+    // balls (start relative to the corner); the earliest entry wins.
+    let edges = [(m, ab), (m - ab, c - b), (m - ac, a - c)];
+    let mut best: Option<(Real, Vec3)> = None;
+    for (start, edge) in edges {
+        match ray_cylinder(&start, &edge, &d, radius) {
+            Entry::Inside => return SphereCast::Fallback,
+            Entry::At(toi) => {
+                if best.is_none_or(|(t, _)| toi < t) {
+                    // Feature point relative to `a`: the point of the edge the sphere touches.
+                    let s = axial(&start, &edge, &d, toi);
+                    best = Some((toi, (m - start) + edge * s));
+                }
+            }
+            Entry::Miss => {}
+        }
+    }
+    for corner in [Vec3::zeros(), ab, ac] {
+        match ray_ball(&(m - corner), &d, radius) {
+            Entry::Inside => return SphereCast::Fallback,
+            Entry::At(toi) => {
+                if best.is_none_or(|(t, _)| toi < t) {
+                    best = Some((toi, corner));
+                }
+            }
+            Entry::Miss => {}
+        }
+    }
+    match best {
+        Some((toi, feature)) => {
+            let normal = m + d * toi - feature;
+            finish(toi, a + feature, normal, dir, max_distance)
+        }
+        None => SphereCast::Miss,
+    }
+}
+
+/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
+/// (m) against a cuboid of `half` extents (m, local) at `pose` (world): ray against the box
+/// grown by `radius`, in the cuboid's local frame.
+///
+/// The ray is first clipped to the box grown by `radius` on every side, which holds the
+/// rounded box. Entering it over a face (the entry point within the box on the two other
+/// axes) is the hit. Otherwise it enters beside an edge or a corner, and the exact first touch
+/// is found by walking the stretches of the ray between the planes of the box's faces: on each
+/// stretch the squared distance to the box is one quadratic (the sum over the axes the point
+/// lies outside of), so its first crossing of `radius²` is in closed form.
+fn cast_sphere_cuboid(
+    half: &Vec3,
+    pose: &Iso,
+    centre: &Point3,
+    radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> SphereCast {
+    if !vec_finite(half) {
+        return SphereCast::Fallback;
+    }
+    let o = pose.inverse_transform_point(centre).coords;
+    let d = pose.inverse_transform_vector(&dir.into_inner());
+    let gap = o - clamp_box(&o, half);
+    if gap.norm_squared() < radius * radius {
+        return SphereCast::Fallback;
+    }
+    // Clip the ray to the grown box.
+    let mut t_in: Real = 0.0;
+    let mut t_out = max_distance;
+    for i in 0..3 {
+        let reach = half[i] + radius;
+        if d[i].abs() <= PARALLEL {
+            // Level with a face of the grown box and at or beyond it: at most a graze.
+            if o[i].abs() >= reach {
+                return SphereCast::Miss;
+            }
+            continue;
+        }
+        let t1 = (-reach - o[i]) / d[i];
+        let t2 = (reach - o[i]) / d[i];
+        let (near, far) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
+        t_in = t_in.max(near);
+        t_out = t_out.min(far);
+        if t_in > t_out {
+            return SphereCast::Miss;
+        }
+    }
+    let entry = o + d * t_in;
+    let outside = (0..3).filter(|&i| entry[i].abs() > half[i]).count();
+    if outside <= 1 {
+        // Entered through a face of the grown box, right over the box's face.
+        return cuboid_hit(half, pose, &o, &d, t_in, dir, max_distance);
+    }
+    // Beside an edge or a corner: walk the ray's stretches between the face planes.
+    let mut start = t_in;
+    for _ in 0..MAX_STRETCHES {
+        let mut end = t_out;
+        for i in 0..3 {
+            if d[i].abs() > PARALLEL {
+                for plane in [-half[i], half[i]] {
+                    let t = (plane - o[i]) / d[i];
+                    if t > start && t < end {
+                        end = t;
+                    }
+                }
+            }
+        }
+        // On this stretch the squared distance to the box is
+        // sum over outside axes of (s_i (o_i + t d_i) - half_i)², s_i the side's sign.
+        let mid = o + d * (0.5 * (start + end));
+        let (mut qa, mut qb, mut qc) = (0.0, 0.0, -radius * radius);
+        for i in 0..3 {
+            let s = if mid[i] > half[i] {
+                1.0
+            } else if mid[i] < -half[i] {
+                -1.0
+            } else {
+                continue;
+            };
+            let u = s * o[i] - half[i];
+            let v = s * d[i];
+            qa += v * v;
+            qb += u * v;
+            qc += u * u;
+        }
+        if let Some(toi) = first_root(qa, qb, qc, start, end) {
+            return cuboid_hit(half, pose, &o, &d, toi, dir, max_distance);
+        }
+        if end >= t_out {
+            return SphereCast::Miss;
+        }
+        start = end;
+    }
+    SphereCast::Miss
+}
+
+/// Closest point of the solid `shape` at `pose` (world) to `query` (world, m), as parry's
+/// `shape.project_point(pose, query, false)` gives it (the surface point, and whether `query`
+/// is inside), in closed form for balls (no frame changes: a ball's closest point does not
+/// depend on its rotation). A query at a ball's exact centre is inside, its closest point
+/// straight above along world +Y (parry would divide by zero there). Other shapes go to parry.
+pub(super) fn project_point(shape: &dyn Shape, pose: &Iso, query: &Point3) -> PointProjection {
+    if let Some(ball) = shape.as_ball() {
+        let offset = query.coords - pose.translation.vector;
+        let dist_sq = offset.norm_squared();
+        if dist_sq > 0.0 && dist_sq.is_finite() {
+            let inside = dist_sq <= ball.radius * ball.radius;
+            let scale = ball.radius / dist_sq.sqrt();
+            let point = Point3::from(pose.translation.vector + offset * scale);
+            return PointProjection::new(inside, point);
+        }
+        if dist_sq == 0.0 {
+            let point = Point3::from(pose.translation.vector + Vec3::y() * ball.radius);
+            return PointProjection::new(true, point);
+        }
+    }
+    shape.project_point(pose, query, false)
+}
+
+/// The hit of a cuboid cast at `toi` (m): the centre `o + d toi` (local, m), its closest point
+/// on the box and the normal from there, turned back to the world by `pose`.
+fn cuboid_hit(
+    half: &Vec3,
+    pose: &Iso,
+    o: &Vec3,
+    d: &Vec3,
+    toi: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> SphereCast {
+    let at = o + d * toi;
+    let on_box = clamp_box(&at, half);
+    let point = pose * Point3::from(on_box);
+    let normal = pose.rotation * (at - on_box);
+    finish(toi, point, normal, dir, max_distance)
+}
+
+/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
+/// (m) against a ball of radius `ball_radius` (m) centred at `at` (world): ray against a ball
+/// of the summed radius.
+fn cast_sphere_ball(
+    at: &Point3,
+    ball_radius: Real,
+    centre: &Point3,
+    radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> SphereCast {
+    let m = centre - at;
+    let d = dir.into_inner();
+    match ray_ball(&m, &d, ball_radius + radius) {
+        Entry::Inside => SphereCast::Fallback,
+        Entry::Miss => SphereCast::Miss,
+        Entry::At(toi) => {
+            let offset = m + d * toi;
+            surface_hit(toi, at, &offset, ball_radius, dir, max_distance)
+        }
+    }
+}
+
+/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
+/// (m) against a capsule with axis `a`-`b` (world, m) and radius `capsule_radius` (m): ray
+/// against a capsule of the summed radius (a cylinder and two end balls).
+fn cast_sphere_capsule(
+    a: &Point3,
+    b: &Point3,
+    capsule_radius: Real,
+    centre: &Point3,
+    radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> SphereCast {
+    if !point_finite(a) || !point_finite(b) {
+        return SphereCast::Fallback;
+    }
+    let d = dir.into_inner();
+    let grown = capsule_radius + radius;
+    let m = centre - a;
+    let axis = b - a;
+    // Entering the infinite cylinder within the axis' span is the first touch: the capsule
+    // lies inside that cylinder. Otherwise the ray can only enter through an end ball.
+    let mut best: Option<(Real, Point3)> = match ray_cylinder(&m, &axis, &d, grown) {
+        Entry::Inside => return SphereCast::Fallback,
+        Entry::At(toi) => Some((toi, a + axis * axial(&m, &axis, &d, toi))),
+        Entry::Miss => None,
+    };
+    if best.is_none() {
+        for end in [*a, *b] {
+            match ray_ball(&(centre - end), &d, grown) {
+                Entry::Inside => return SphereCast::Fallback,
+                Entry::At(toi) => {
+                    if best.is_none_or(|(t, _)| toi < t) {
+                        best = Some((toi, end));
+                    }
+                }
+                Entry::Miss => {}
+            }
+        }
+    }
+    match best {
+        Some((toi, on_axis)) => {
+            let offset = centre + d * toi - on_axis;
+            surface_hit(toi, &on_axis, &offset, capsule_radius, dir, max_distance)
+        }
+        None => SphereCast::Miss,
+    }
+}
+
+/// The hit of a cast on a rounded surface: the sphere's centre is at `offset` (m) from its
+/// closest `core` point (world, m: a ball's centre, a point of a capsule's axis); the contact
+/// lies `core_radius` (m) from the core toward the centre.
+fn surface_hit(
+    toi: Real,
+    core: &Point3,
+    offset: &Vec3,
+    core_radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> SphereCast {
+    let Some(toward) = UnitVec3::try_new(*offset, TINY_NORMAL) else {
+        return SphereCast::Fallback;
+    };
+    let point = core + toward.into_inner() * core_radius;
+    finish(toi, point, *offset, dir, max_distance)
+}
+
+/// Ray from `m` (m, relative to a ball's centre) along unit `d` against that ball of `radius`
+/// (m).
+fn ray_ball(m: &Vec3, d: &Vec3, radius: Real) -> Entry {
+    let c = m.norm_squared() - radius * radius;
+    if c < 0.0 {
+        return Entry::Inside;
+    }
+    let b = m.dot(d);
+    if b >= 0.0 {
+        return Entry::Miss;
+    }
+    let disc = b * b - c;
+    if disc < 0.0 {
+        return Entry::Miss;
+    }
+    // Smaller root of t² + 2bt + c in the cancellation-free form (b < 0).
+    Entry::At(c / (-b + disc.sqrt()))
+}
+
+/// Ray from `m` (m, relative to the segment's first end) along unit `d` against the side of the
+/// finite cylinder of `radius` (m) around the segment `axis` (m). [`Entry::At`] only when the
+/// ray enters the side within the segment's span; entries through the end discs are left to
+/// the end balls, which hold them. [`Entry::Inside`] when the start lies within the finite
+/// cylinder.
+fn ray_cylinder(m: &Vec3, axis: &Vec3, d: &Vec3, radius: Real) -> Entry {
+    let len_sq = axis.norm_squared();
+    if len_sq <= TINY_SEGMENT_SQ {
+        return Entry::Miss;
+    }
+    let s0 = m.dot(axis) / len_sq;
+    let sd = d.dot(axis) / len_sq;
+    // Components across the axis, taken as vectors (not as differences of squares) so a long
+    // edge far from the start keeps its precision.
+    let m_across = m - axis * s0;
+    let d_across = d - axis * sd;
+    let c = m_across.norm_squared() - radius * radius;
+    if c < 0.0 {
+        // Inside the infinite cylinder: inside the piece when within the span, otherwise it
+        // can only be entered through an end disc (the end balls' business).
+        return if (0.0..=1.0).contains(&s0) {
+            Entry::Inside
+        } else {
+            Entry::Miss
+        };
+    }
+    let b = m_across.dot(&d_across);
+    if b >= 0.0 {
+        return Entry::Miss;
+    }
+    let a = d_across.norm_squared();
+    let disc = b * b - a * c;
+    if disc < 0.0 {
+        return Entry::Miss;
+    }
+    // Smaller root of a t² + 2bt + c in the cancellation-free form (b < 0); right for a ray
+    // almost along the axis too (a -> 0 gives t -> c / -2b).
+    let t = c / (-b + disc.sqrt());
+    let s = s0 + sd * t;
+    if (0.0..=1.0).contains(&s) {
+        Entry::At(t)
+    } else {
+        Entry::Miss
+    }
+}
+
+/// Where along `axis` (as a fraction in `[0, 1]`) the ray from `m` along `d`, both relative to
+/// the axis' first end, is closest to the axis after travelling `toi` (m).
+fn axial(m: &Vec3, axis: &Vec3, d: &Vec3, toi: Real) -> Real {
+    let len_sq = axis.norm_squared();
+    if len_sq <= TINY_SEGMENT_SQ {
+        return 0.0;
+    }
+    ((m + d * toi).dot(axis) / len_sq).clamp(0.0, 1.0)
+}
+
+/// First `t` in `[start, end]` (m) where the convex quadratic `a t² + 2 b t + c` (with
+/// `a >= 0`) falls to zero or below, if any. Not falling at `start` (half the slope there is
+/// `a start + b`) means it never does on the stretch, even if it is already zero there (a
+/// touch left behind or slid along). Falling and already at or below zero at `start`
+/// (rounding at a touching start) gives `start`.
+fn first_root(a: Real, b: Real, c: Real, start: Real, end: Real) -> Option<Real> {
+    if a * start + b >= 0.0 {
+        return None;
+    }
+    if (a * start + 2.0 * b) * start + c <= 0.0 {
+        return Some(start);
+    }
+    let disc = b * b - a * c;
+    if disc < 0.0 {
+        return None;
+    }
+    // a start + b < 0 with a, start >= 0 implies b < 0: cancellation-free smaller root.
+    let t = c / (-b + disc.sqrt());
+    (t <= end).then_some(t.max(start))
+}
+
+/// The point of the box with `half` extents (local, m) closest to `p` (local, m).
+fn clamp_box(p: &Vec3, half: &Vec3) -> Vec3 {
+    Vec3::new(
+        p.x.clamp(-half.x, half.x),
+        p.y.clamp(-half.y, half.y),
+        p.z.clamp(-half.z, half.z),
+    )
+}
+
+/// True when `x` (m, in the triangle's plane, relative to its first corner) lies in the
+/// triangle with edges `ab`, `ac` (m) and unnormalised normal `raw = ab x ac`, boundary
+/// included.
+fn inside_triangle(x: &Vec3, ab: &Vec3, ac: &Vec3, raw: &Vec3) -> bool {
+    ab.cross(x).dot(raw) >= 0.0
+        && (ac - ab).cross(&(x - ab)).dot(raw) >= 0.0
+        && (-ac).cross(&(x - ac)).dot(raw) >= 0.0
+}
+
+/// Builds the hit of a cast at `toi` (m), at `point` (world, m), with the unnormalised contact
+/// `normal` (world): a miss past `max_distance` or where the sphere does not move into the
+/// surface (`normal · dir >= 0`: a touching start sliding along or leaving the surface, as
+/// GJK has it, or an exact graze), `toi` clamped to 0 from below (rounding at a touching
+/// start), and [`SphereCast::Fallback`] for anything not finite or a degenerate normal.
+fn finish(
+    toi: Real,
+    point: Point3,
+    normal: Vec3,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> SphereCast {
+    if toi.is_nan() {
+        return SphereCast::Fallback;
+    }
+    if toi > max_distance || normal.dot(dir) >= 0.0 {
+        return SphereCast::Miss;
+    }
+    match UnitVec3::try_new(normal, TINY_NORMAL) {
+        Some(normal) if toi.is_finite() && point_finite(&point) => SphereCast::Hit {
+            toi: toi.max(0.0),
+            point,
+            normal,
+        },
+        _ => SphereCast::Fallback,
+    }
+}
+
+/// True when every coordinate of `v` is finite.
+fn vec_finite(v: &Vec3) -> bool {
+    v.iter().all(|c| c.is_finite())
+}
+
+/// True when every coordinate of `p` is finite.
+fn point_finite(p: &Point3) -> bool {
+    vec_finite(&p.coords)
+}
+
+/// True when a cast's inputs are usable here: finite centre, radius (non-negative) and
+/// direction, and a maximum distance that is not NaN.
+fn inputs_finite(centre: &Point3, radius: Real, dir: &UnitVec3, max_distance: Real) -> bool {
+    point_finite(centre)
+        && radius.is_finite()
+        && radius >= 0.0
+        && vec_finite(dir)
+        && !max_distance.is_nan()
+}
+
+/// Property checks against parry's GJK cast (random poses, starts, directions and radii from
+/// a fixed-seed generator) and hand cases with exact numbers.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Quat;
+    use parry3d::query::{PointQuery, ShapeCastOptions, cast_shapes};
+    use parry3d::shape::{Ball, Capsule, Cuboid, Triangle};
+
+    /// Time-of-impact agreement with GJK once polished (m).
+    const TOI_TOL: Real = 1e-4;
+    /// Normal agreement with GJK once polished, away from grazing hits.
+    const NORMAL_TOL: Real = 1e-3;
+    /// Time-of-impact agreement with raw GJK (m): parry's f32 GJK is only millimetre
+    /// accurate (up to about 3 mm seen here).
+    const RAW_TOI_TOL: Real = 5e-3;
+    /// Grazing margin (m): a case whose hit or miss flips when the radius and the length
+    /// change by this much is not compared for hit or miss.
+    const GRAZE: Real = 1e-4;
+    /// Random cases per shape kind.
+    const CASES: usize = 400;
+
+    /// Deterministic linear congruential generator (Knuth's MMIX constants).
+    struct Lcg(u64);
+
+    impl Lcg {
+        /// Uniform in [0, 1).
+        fn unit(&mut self) -> Real {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((self.0 >> 40) as Real) / ((1u64 << 24) as Real)
+        }
+
+        /// Uniform in [lo, hi).
+        fn range(&mut self, lo: Real, hi: Real) -> Real {
+            lo + (hi - lo) * self.unit()
+        }
+
+        /// Uniform in the cube [-s, s]³.
+        fn vec(&mut self, s: Real) -> Vec3 {
+            Vec3::new(self.range(-s, s), self.range(-s, s), self.range(-s, s))
+        }
+
+        /// Uniform unit vector (rejection sampling in the unit ball).
+        fn dir(&mut self) -> UnitVec3 {
+            loop {
+                let v = self.vec(1.0);
+                let n = v.norm();
+                if n > 0.1 && n <= 1.0 {
+                    return UnitVec3::new_normalize(v);
+                }
+            }
+        }
+
+        /// Random rigid pose within `s` (m) of the origin.
+        fn pose(&mut self, s: Real) -> Iso {
+            let axis = self.dir();
+            let angle = self.range(-3.1, 3.1);
+            Iso::from_parts(self.vec(s).into(), Quat::from_axis_angle(&axis, angle))
+        }
+    }
+
+    /// GJK reference: parry's `cast_shapes` with the options the motor uses, in the world.
+    fn gjk(
+        shape: &dyn Shape,
+        pose: &Iso,
+        centre: &Point3,
+        radius: Real,
+        dir: &UnitVec3,
+        max_distance: Real,
+    ) -> Option<(Real, Point3, UnitVec3)> {
+        let ball = Ball::new(radius);
+        let ball_pose = Iso::translation(centre.x, centre.y, centre.z);
+        let options = ShapeCastOptions {
+            max_time_of_impact: max_distance,
+            target_distance: 0.0,
+            stop_at_penetration: false,
+            compute_impact_geometry_on_penetration: true,
+        };
+        let hit =
+            cast_shapes(&ball_pose, dir, &ball, pose, &Vec3::zeros(), shape, options).ok()??;
+        Some((hit.time_of_impact, pose * hit.witness2, pose * hit.normal2))
+    }
+
+    /// Hit or miss, for the grazing test; `None` for a fallback.
+    fn hits(cast: SphereCast) -> Option<bool> {
+        match cast {
+            SphereCast::Hit { .. } => Some(true),
+            SphereCast::Miss => Some(false),
+            SphereCast::Fallback => None,
+        }
+    }
+
+    /// Tallies of a property run, so each test can check it exercised what it meant to.
+    #[derive(Default, Debug)]
+    struct Tally {
+        /// Cases both casts hit.
+        hits: usize,
+        /// Cases both casts missed.
+        misses: usize,
+        /// Cases where hit or miss differ, all within the grazing margin.
+        grazing: usize,
+        /// Cases starting in overlap (left to GJK).
+        overlaps: usize,
+        /// Hits whose toi and normal were compared (not grazing).
+        normals: usize,
+        /// Largest time-of-impact gap to raw GJK seen (m).
+        raw_toi: Real,
+        /// Largest normal gap to raw GJK seen.
+        raw_normal: Real,
+    }
+
+    /// Polishes a GJK hit the way the motor's `refine_cast` does (Newton steps on the exact
+    /// closest-point distance, stopping at grazing approaches): the GJK path's final answer.
+    fn polish(
+        shape: &dyn Shape,
+        pose: &Iso,
+        centre: &Point3,
+        radius: Real,
+        dir: &UnitVec3,
+        rough: (Real, UnitVec3),
+    ) -> (Real, UnitVec3) {
+        let (mut toi, mut normal) = rough;
+        for _ in 0..8 {
+            let at = centre + dir.into_inner() * toi;
+            let proj = shape.project_point(pose, &at, true);
+            let Some(n) = UnitVec3::try_new(at - proj.point, 1e-7) else {
+                break;
+            };
+            let approach = n.dot(dir);
+            if approach > -0.05 {
+                break;
+            }
+            normal = n;
+            toi -= ((at - proj.point).norm() - radius) / approach;
+        }
+        (toi, normal)
+    }
+
+    /// Compares `cast(radius, max_distance)` with GJK on `shape` for one case and checks the
+    /// hit's own invariants (on the surface, one radius from the centre, normal against the
+    /// motion, toi in range).
+    #[allow(clippy::too_many_arguments)]
+    fn check_case(
+        tally: &mut Tally,
+        case: usize,
+        cast: &dyn Fn(Real, Real) -> SphereCast,
+        shape: &dyn Shape,
+        pose: &Iso,
+        centre: &Point3,
+        radius: Real,
+        dir: &UnitVec3,
+        max_distance: Real,
+    ) {
+        let ours = cast(radius, max_distance);
+        let gap = shape.distance_to_point(pose, centre, true);
+        if gap < radius {
+            assert_eq!(ours, SphereCast::Fallback, "case {case}: overlapping start");
+            tally.overlaps += 1;
+            return;
+        }
+        let reference = gjk(shape, pose, centre, radius, dir, max_distance);
+        let graze = hits(cast(radius - GRAZE, max_distance - GRAZE))
+            != hits(cast(radius + GRAZE, max_distance + GRAZE));
+        match (ours, reference) {
+            (SphereCast::Hit { toi, point, normal }, Some((g_toi, _, g_normal))) => {
+                tally.hits += 1;
+                assert!(
+                    (0.0..=max_distance).contains(&toi),
+                    "case {case}: toi {toi}"
+                );
+                assert!(normal.dot(dir) <= 0.0, "case {case}: normal along dir");
+                // Exact: the contact is on the surface, one radius from the centre there,
+                // along the normal.
+                let at = centre + dir.into_inner() * toi;
+                let surface = shape.distance_to_point(pose, &point, true);
+                assert!(surface.abs() < 1e-5, "case {case}: point off the surface");
+                let offset = at - point;
+                let reach = offset.norm();
+                assert!((reach - radius).abs() < 1e-5, "case {case}: reach {reach}");
+                let across = (offset - normal.into_inner() * offset.dot(&normal)).norm();
+                assert!(
+                    across < 1e-4,
+                    "case {case}: normal off the offset by {across}"
+                );
+                if -normal.dot(dir) > 0.1 {
+                    // Away from grazing: the raw GJK answer (about a millimetre off), and the
+                    // GJK answer once polished as the motor does.
+                    tally.normals += 1;
+                    let raw_toi = (toi - g_toi).abs();
+                    let raw_normal = (normal.into_inner() - g_normal.into_inner()).norm();
+                    tally.raw_toi = tally.raw_toi.max(raw_toi);
+                    tally.raw_normal = tally.raw_normal.max(raw_normal);
+                    assert!(
+                        raw_toi <= RAW_TOI_TOL,
+                        "case {case}: toi {toi} vs GJK {g_toi}"
+                    );
+                    let (p_toi, p_normal) =
+                        polish(shape, pose, centre, radius, dir, (g_toi, g_normal));
+                    let diff = (normal.into_inner() - p_normal.into_inner()).norm();
+                    assert!(
+                        (toi - p_toi).abs() <= TOI_TOL,
+                        "case {case}: toi {toi} vs polished GJK {p_toi}"
+                    );
+                    assert!(
+                        diff <= NORMAL_TOL,
+                        "case {case}: normal off polished GJK's by {diff}"
+                    );
+                }
+            }
+            (SphereCast::Miss, None) => tally.misses += 1,
+            (ours, reference) => {
+                assert!(
+                    graze,
+                    "case {case}: ours {ours:?} vs GJK {reference:?} (not grazing)"
+                );
+                tally.grazing += 1;
+            }
+        }
+    }
+
+    /// A start near `target` (m), and a direction aimed near it three times in four.
+    fn start_and_dir(rng: &mut Lcg, target: &Point3, spread: Real) -> (Point3, UnitVec3) {
+        let start = target + rng.vec(3.0);
+        let dir = if rng.unit() < 0.25 {
+            rng.dir()
+        } else {
+            let aim = target + rng.vec(spread) - start;
+            UnitVec3::try_new(aim, 1e-3).unwrap_or_else(|| rng.dir())
+        };
+        (start, dir)
+    }
+
+    #[test]
+    fn triangles_agree_with_gjk() {
+        let mut rng = Lcg(1);
+        let mut tally = Tally::default();
+        for case in 0..CASES {
+            let pose = rng.pose(2.0);
+            let corners = [
+                pose * Point3::from(rng.vec(1.5)),
+                pose * Point3::from(rng.vec(1.5)),
+                pose * Point3::from(rng.vec(1.5)),
+            ];
+            let tri = Triangle::new(corners[0], corners[1], corners[2]);
+            let target = tri.center();
+            let (centre, dir) = start_and_dir(&mut rng, &target, 1.5);
+            let radius = rng.range(0.05, 1.0);
+            let max = rng.range(0.5, 6.0);
+            let cast = |r, m| cast_sphere_triangle(&corners, &centre, r, &dir, m);
+            let id = Iso::identity();
+            check_case(
+                &mut tally, case, &cast, &tri, &id, &centre, radius, &dir, max,
+            );
+        }
+        eprintln!("triangles: {tally:?}");
+        assert!(
+            tally.hits > CASES / 5 && tally.misses > CASES / 10,
+            "{tally:?}"
+        );
+        assert!(tally.grazing < CASES / 50, "{tally:?}");
+    }
+
+    #[test]
+    fn cuboids_agree_with_gjk() {
+        let mut rng = Lcg(2);
+        let mut tally = Tally::default();
+        for case in 0..CASES {
+            let pose = rng.pose(2.0);
+            // Thin plates too: their edge and corner pockets are where a shortcut would fail.
+            let half = Vec3::new(
+                rng.range(0.005, 2.0),
+                rng.range(0.005, 2.0),
+                rng.range(0.005, 2.0),
+            );
+            let cuboid = Cuboid::new(half);
+            let target = Point3::from(pose.translation.vector);
+            let (centre, dir) = start_and_dir(&mut rng, &target, 2.0);
+            let radius = rng.range(0.05, 1.0);
+            let max = rng.range(0.5, 6.0);
+            let cast = |r, m| cast_sphere_solid(&cuboid, &pose, &centre, r, &dir, m);
+            check_case(
+                &mut tally, case, &cast, &cuboid, &pose, &centre, radius, &dir, max,
+            );
+        }
+        eprintln!("cuboids: {tally:?}");
+        assert!(
+            tally.hits > CASES / 5 && tally.misses > CASES / 10,
+            "{tally:?}"
+        );
+        assert!(tally.grazing < CASES / 50, "{tally:?}");
+    }
+
+    #[test]
+    fn cuboid_pockets_agree_with_gjk() {
+        // Starts right beside the edges and corners of thin boxes, moving mostly along them:
+        // the rays that cross several of the box's Voronoi regions before touching.
+        let mut rng = Lcg(3);
+        let mut tally = Tally::default();
+        for case in 0..CASES {
+            let pose = rng.pose(1.0);
+            let half = Vec3::new(rng.range(0.005, 0.3), rng.range(0.2, 2.0), 0.01);
+            let cuboid = Cuboid::new(half);
+            let radius = rng.range(0.05, 1.0);
+            let corner = Vec3::new(
+                half.x * rng.range(-1.2, 1.2).signum(),
+                half.y * rng.range(-1.2, 1.2).signum(),
+                half.z * rng.range(-1.2, 1.2).signum(),
+            );
+            let local = corner + rng.vec(radius * 1.5);
+            let centre = pose * Point3::from(local);
+            let dir = pose * UnitVec3::new_normalize(rng.vec(1.0) - corner * 2.0);
+            let max = rng.range(0.5, 4.0);
+            let cast = |r, m| cast_sphere_solid(&cuboid, &pose, &centre, r, &dir, m);
+            check_case(
+                &mut tally, case, &cast, &cuboid, &pose, &centre, radius, &dir, max,
+            );
+        }
+        eprintln!("cuboid pockets: {tally:?}");
+        assert!(tally.hits > CASES / 10, "{tally:?}");
+    }
+
+    #[test]
+    fn balls_agree_with_gjk() {
+        let mut rng = Lcg(4);
+        let mut tally = Tally::default();
+        for case in 0..CASES {
+            let pose = rng.pose(2.0);
+            let ball = Ball::new(rng.range(0.05, 2.0));
+            let target = Point3::from(pose.translation.vector);
+            let (centre, dir) = start_and_dir(&mut rng, &target, 2.0);
+            let radius = rng.range(0.05, 1.0);
+            let max = rng.range(0.5, 6.0);
+            let cast = |r, m| cast_sphere_solid(&ball, &pose, &centre, r, &dir, m);
+            check_case(
+                &mut tally, case, &cast, &ball, &pose, &centre, radius, &dir, max,
+            );
+        }
+        eprintln!("balls: {tally:?}");
+        assert!(
+            tally.hits > CASES / 5 && tally.misses > CASES / 10,
+            "{tally:?}"
+        );
+    }
+
+    #[test]
+    fn capsules_agree_with_gjk() {
+        let mut rng = Lcg(5);
+        let mut tally = Tally::default();
+        for case in 0..CASES {
+            let pose = rng.pose(2.0);
+            let capsule = Capsule::new_y(rng.range(0.0, 1.5), rng.range(0.05, 1.0));
+            let target = Point3::from(pose.translation.vector);
+            let (centre, dir) = start_and_dir(&mut rng, &target, 1.5);
+            let radius = rng.range(0.05, 1.0);
+            let max = rng.range(0.5, 6.0);
+            let cast = |r, m| cast_sphere_solid(&capsule, &pose, &centre, r, &dir, m);
+            check_case(
+                &mut tally, case, &cast, &capsule, &pose, &centre, radius, &dir, max,
+            );
+        }
+        eprintln!("capsules: {tally:?}");
+        assert!(
+            tally.hits > CASES / 5 && tally.misses > CASES / 10,
+            "{tally:?}"
+        );
+    }
+
+    /// Unpacks a hit, failing the test on anything else.
+    fn hit(cast: SphereCast) -> (Real, Point3, UnitVec3) {
+        match cast {
+            SphereCast::Hit { toi, point, normal } => (toi, point, normal),
+            other => panic!("expected a hit, got {other:?}"),
+        }
+    }
+
+    /// Asserts two vectors agree to 1e-5.
+    fn close(a: &Vec3, b: &Vec3) {
+        assert!((a - b).norm() < 1e-5, "{a:?} vs {b:?}");
+    }
+
+    /// The right triangle (0,0,0), (2,0,0), (0,2,0): front +Z.
+    const TRI: [Point3; 3] = [
+        Point3::new(0.0, 0.0, 0.0),
+        Point3::new(2.0, 0.0, 0.0),
+        Point3::new(0.0, 2.0, 0.0),
+    ];
+
+    #[test]
+    fn triangle_face_hit_head_on() {
+        let c = Point3::new(0.5, 0.5, 3.0);
+        let down = -Vec3::z_axis();
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &down, 10.0));
+        assert!((toi - 2.5).abs() < 1e-6);
+        close(&point.coords, &Vec3::new(0.5, 0.5, 0.0));
+        close(&normal, &Vec3::z());
+        // Too short a cast stops before the face.
+        assert_eq!(
+            cast_sphere_triangle(&TRI, &c, 0.5, &down, 2.4),
+            SphereCast::Miss
+        );
+        // From behind, the two-sided sum is hit on the back face.
+        let below = Point3::new(0.5, 0.5, -3.0);
+        let (toi, _, normal) = hit(cast_sphere_triangle(
+            &TRI,
+            &below,
+            0.5,
+            &Vec3::z_axis(),
+            9.0,
+        ));
+        assert!((toi - 2.5).abs() < 1e-6);
+        close(&normal, &-Vec3::z());
+    }
+
+    #[test]
+    fn triangle_edge_hit() {
+        // Head-on onto the edge along X: the centre meets it at (1, -0.3, 0.4), 0.5 from it.
+        let dir = UnitVec3::new_normalize(Vec3::new(0.0, 0.6, -0.8));
+        let c = Point3::new(1.0, -1.5, 2.0);
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &dir, 10.0));
+        assert!((toi - 2.0).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::new(1.0, 0.0, 0.0));
+        close(&normal, &Vec3::new(0.0, -0.6, 0.8));
+    }
+
+    #[test]
+    fn triangle_corner_hit() {
+        // Straight at corner (0,0,0) from outside its two edges' spans.
+        let u = Vec3::new(-1.0, -1.0, 1.0).normalize();
+        let c = Point3::from(u * 3.5);
+        let dir = UnitVec3::new_normalize(-u);
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &dir, 10.0));
+        assert!((toi - 3.0).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::zeros());
+        close(&normal, &u);
+    }
+
+    #[test]
+    fn triangle_parallel_cases() {
+        let along_x = Vec3::x_axis();
+        // Level above the face by more than the radius: a miss, however long.
+        let above = Point3::new(-3.0, 0.5, 0.6);
+        assert_eq!(
+            cast_sphere_triangle(&TRI, &above, 0.5, &along_x, 100.0),
+            SphereCast::Miss
+        );
+        // Exactly along the edge's line, 0.2 above it: the corner ball is met first, at
+        // x = -sqrt(0.5² - 0.2²).
+        let c = Point3::new(-3.0, 0.0, 0.2);
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &along_x, 10.0));
+        let x = -(0.25f32 - 0.04).sqrt();
+        assert!((toi - (3.0 + x)).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::zeros());
+        close(&normal, &(Vec3::new(x, 0.0, 0.2) / 0.5));
+        // Zero-area triangle (two corners equal): edges and corners still work.
+        let flat = [TRI[0], TRI[1], TRI[1]];
+        let (toi, _, _) = hit(cast_sphere_triangle(&flat, &c, 0.5, &along_x, 10.0));
+        assert!((toi - (3.0 + x)).abs() < 1e-5, "{toi}");
+    }
+
+    #[test]
+    fn triangle_overlap_falls_back() {
+        let down = -Vec3::z_axis();
+        let c = Point3::new(0.5, 0.5, 0.3);
+        assert_eq!(
+            cast_sphere_triangle(&TRI, &c, 0.5, &down, 1.0),
+            SphereCast::Fallback
+        );
+        // Beside the edge, within the radius of it.
+        let c = Point3::new(1.0, -0.3, 0.1);
+        assert_eq!(
+            cast_sphere_triangle(&TRI, &c, 0.5, &down, 1.0),
+            SphereCast::Fallback
+        );
+        // Touching exactly is not an overlap: toi 0 when moving in.
+        let c = Point3::new(0.5, 0.5, 0.5);
+        let (toi, _, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &down, 1.0));
+        assert_eq!(toi, 0.0);
+        close(&normal, &Vec3::z());
+    }
+
+    #[test]
+    fn touching_starts_that_slide_or_leave_miss() {
+        // As GJK has it: a sphere one radius from a surface hits it (toi 0) only when moving
+        // into it.
+        let down = -Vec3::y_axis();
+        let east = Vec3::x_axis();
+        let west = -Vec3::x_axis();
+        // Sliding down a wall whose face is at x = 1 (the motor's wall-slide probe).
+        let wall = Cuboid::new(Vec3::new(0.5, 2.0, 10.0));
+        let pose = Iso::translation(1.5, 2.0, 0.0);
+        let c = Point3::new(0.7, 2.0, 0.0);
+        assert_eq!(
+            cast_sphere_solid(&wall, &pose, &c, 0.3, &down, 5.0),
+            SphereCast::Miss
+        );
+        assert_eq!(
+            cast_sphere_solid(&wall, &pose, &c, 0.3, &west, 5.0),
+            SphereCast::Miss
+        );
+        let (toi, _, normal) = hit(cast_sphere_solid(&wall, &pose, &c, 0.3, &east, 5.0));
+        assert_eq!(toi, 0.0);
+        close(&normal, &-Vec3::x());
+        // Beside the wall's top edge (x = 1, y = 4), touching it (offset (-0.375, 0.5), radius
+        // 0.625: exact in binary): along the edge or away from it, a miss; into it, toi 0.
+        let c = Point3::new(0.625, 4.5, 0.0);
+        let r = 0.625;
+        let along = Vec3::z_axis();
+        assert_eq!(
+            cast_sphere_solid(&wall, &pose, &c, r, &along, 5.0),
+            SphereCast::Miss
+        );
+        assert_eq!(
+            cast_sphere_solid(&wall, &pose, &c, r, &west, 5.0),
+            SphereCast::Miss
+        );
+        let into = UnitVec3::new_normalize(Vec3::new(0.375, -0.5, 0.0));
+        let (toi, point, normal) = hit(cast_sphere_solid(&wall, &pose, &c, r, &into, 5.0));
+        assert_eq!(toi, 0.0);
+        close(&point.coords, &Vec3::new(1.0, 4.0, 0.0));
+        close(&normal, &-into.into_inner());
+        // Resting on a triangle, walking level across it.
+        let c = Point3::new(0.5, 0.5, 0.5);
+        assert_eq!(
+            cast_sphere_triangle(&TRI, &c, 0.5, &east, 5.0),
+            SphereCast::Miss
+        );
+        // Touching a ball, moving tangentially.
+        let ball = Ball::new(1.0);
+        let c = Point3::new(0.0, 1.5, 0.0);
+        assert_eq!(
+            cast_sphere_solid(&ball, &Iso::identity(), &c, 0.5, &east, 5.0),
+            SphereCast::Miss
+        );
+    }
+
+    #[test]
+    fn hostile_inputs_never_panic_nor_give_nan() {
+        let mut rng = Lcg(7);
+        let tri = [
+            Point3::origin(),
+            Point3::new(1.0, 0.0, 0.0),
+            Point3::new(0.0, 1.0, 0.0),
+        ];
+        let point_tri = [Point3::origin(); 3];
+        let flat_box = Cuboid::new(Vec3::new(1.0, 0.0, 1.0));
+        let dot_box = Cuboid::new(Vec3::zeros());
+        let dot_capsule = Capsule::new_y(0.0, 0.5);
+        let id = Iso::identity();
+        let big = Real::MAX / 4.0;
+        let starts = [
+            Point3::new(0.3, 0.2, 2.0),
+            Point3::new(1e30, -1e30, 1e30),
+            Point3::new(big, big, big),
+            Point3::new(0.0, 0.0, 0.0),
+        ];
+        let radii = [0.0, 1e-30, 0.3, 1e30];
+        let lengths = [0.0, 1e-30, 5.0, Real::INFINITY, -1.0];
+        for start in &starts {
+            for &r in &radii {
+                for &max in &lengths {
+                    for _ in 0..4 {
+                        let dir = rng.dir();
+                        let casts = [
+                            cast_sphere_triangle(&tri, start, r, &dir, max),
+                            cast_sphere_triangle(&point_tri, start, r, &dir, max),
+                            cast_sphere_solid(&flat_box, &id, start, r, &dir, max),
+                            cast_sphere_solid(&dot_box, &id, start, r, &dir, max),
+                            cast_sphere_solid(&dot_capsule, &id, start, r, &dir, max),
+                            cast_sphere_solid(&Ball::new(0.0), &id, start, r, &dir, max),
+                        ];
+                        for cast in casts {
+                            if let SphereCast::Hit { toi, point, normal } = cast {
+                                assert!(toi.is_finite() && (0.0..=max).contains(&toi));
+                                assert!(point_finite(&point) && vec_finite(&normal));
+                                assert!(normal.dot(&dir) < 0.0);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ball_projection_matches_parry() {
+        let mut rng = Lcg(6);
+        for case in 0..CASES {
+            let pose = rng.pose(30.0);
+            let ball = Ball::new(rng.range(0.05, 30.0));
+            let query = Point3::from(pose.translation.vector + rng.vec(40.0));
+            let ours = project_point(&ball, &pose, &query);
+            let theirs = ball.project_point(&pose, &query, false);
+            assert_eq!(ours.is_inside, theirs.is_inside, "case {case}");
+            let gap = (ours.point - theirs.point).norm();
+            assert!(gap < 2e-5, "case {case}: {gap}");
+        }
+        // Other shapes go to parry unchanged.
+        let cuboid = Cuboid::new(Vec3::new(1.0, 2.0, 3.0));
+        let pose = rng.pose(3.0);
+        let query = Point3::new(0.3, -4.0, 2.0);
+        let ours = project_point(&cuboid, &pose, &query);
+        let theirs = cuboid.project_point(&pose, &query, false);
+        assert_eq!(
+            (ours.is_inside, ours.point),
+            (theirs.is_inside, theirs.point)
+        );
+    }
+
+    #[test]
+    fn cuboid_face_edge_corner_and_parallel() {
+        // A 2 x 1 x 4 box turned 90 degrees about Y, centred at (10, 0, 0): local X is world -Z.
+        let pose = Iso::new(
+            Vec3::new(10.0, 0.0, 0.0),
+            Vec3::y() * std::f32::consts::FRAC_PI_2,
+        );
+        let cuboid = Cuboid::new(Vec3::new(1.0, 0.5, 2.0));
+        let r = 0.25;
+        let down = -Vec3::y_axis();
+        // Face: from above, onto the top (world y = 0.5).
+        let c = Point3::new(10.3, 3.0, 0.2);
+        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &c, r, &down, 5.0));
+        assert!((toi - 2.25).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::new(10.3, 0.5, 0.2));
+        close(&normal, &Vec3::y());
+        // Edge: the world-space top edge at x = 12 (local z = 2 maps to world x = 12), met
+        // head-on along the diagonal.
+        let u = Vec3::new(1.0, 1.0, 0.0).normalize();
+        let c = Point3::new(12.0, 0.5, 0.3) + u * 2.25;
+        let dir = UnitVec3::new_normalize(-u);
+        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &c, r, &dir, 5.0));
+        assert!((toi - 2.0).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::new(12.0, 0.5, 0.3));
+        close(&normal, &u);
+        // Corner (12, 0.5, 1) (local (-1, 0.5, 2)), head-on along its diagonal.
+        let u = Vec3::new(1.0, 1.0, 1.0).normalize();
+        let c = Point3::new(12.0, 0.5, 1.0) + u * 3.25;
+        let dir = UnitVec3::new_normalize(-u);
+        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &c, r, &dir, 5.0));
+        assert!((toi - 3.0).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::new(12.0, 0.5, 1.0));
+        close(&normal, &u);
+        // Parallel to the top, above it by more than the radius: a miss.
+        let c = Point3::new(5.0, 0.8, 0.0);
+        let east = Vec3::x_axis();
+        assert_eq!(
+            cast_sphere_solid(&cuboid, &pose, &c, r, &east, 20.0),
+            SphereCast::Miss
+        );
+        // Parallel to the top, lower: the side face at world x = 8, seen at toi 2.75.
+        let c = Point3::new(5.0, 0.4, 0.0);
+        let (toi, _, normal) = hit(cast_sphere_solid(&cuboid, &pose, &c, r, &east, 20.0));
+        assert!((toi - 2.75).abs() < 1e-5, "{toi}");
+        close(&normal, &-Vec3::x());
+        // Overlap falls back.
+        let c = Point3::new(10.0, 0.6, 0.0);
+        assert_eq!(
+            cast_sphere_solid(&cuboid, &pose, &c, r, &down, 5.0),
+            SphereCast::Fallback
+        );
+    }
+
+    #[test]
+    fn ball_and_capsule_hits() {
+        let pose = Iso::translation(0.0, -30.0, 0.0);
+        let planet = Ball::new(30.0);
+        let c = Point3::new(0.0, 1.0, 0.0);
+        let down = -Vec3::y_axis();
+        let (toi, point, normal) = hit(cast_sphere_solid(&planet, &pose, &c, 0.3, &down, 2.0));
+        assert!((toi - 0.7).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::zeros());
+        close(&normal, &Vec3::y());
+        // Capsule along Y (half height 1, radius 0.5) at the origin, hit from the side on its
+        // cylinder and from above on its cap.
+        let capsule = Capsule::new_y(1.0, 0.5);
+        let id = Iso::identity();
+        let c = Point3::new(-3.0, 0.5, 0.0);
+        let east = Vec3::x_axis();
+        let (toi, point, normal) = hit(cast_sphere_solid(&capsule, &id, &c, 0.25, &east, 5.0));
+        assert!((toi - 2.25).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::new(-0.5, 0.5, 0.0));
+        close(&normal, &-Vec3::x());
+        let c = Point3::new(0.0, 4.0, 0.0);
+        let (toi, point, normal) = hit(cast_sphere_solid(&capsule, &id, &c, 0.25, &down, 5.0));
+        assert!((toi - 2.25).abs() < 1e-5, "{toi}");
+        close(&point.coords, &Vec3::new(0.0, 1.5, 0.0));
+        close(&normal, &Vec3::y());
+        // Unhandled shapes and non-finite inputs fall back on GJK.
+        let cyl = parry3d::shape::Cylinder::new(1.0, 0.5);
+        assert_eq!(
+            cast_sphere_solid(&cyl, &id, &c, 0.25, &down, 5.0),
+            SphereCast::Fallback
+        );
+        let nan = Point3::new(Real::NAN, 0.0, 0.0);
+        assert_eq!(
+            cast_sphere_solid(&capsule, &id, &nan, 0.25, &down, 5.0),
+            SphereCast::Fallback
+        );
+    }
+}
