@@ -20,7 +20,7 @@ pub use stairs::{StepUp, try_step_up};
 
 use crate::contact::GroundState;
 use crate::hooks::{Candidate, ContactHooks, NoHooks};
-use crate::math::{Real, UnitVec3, Vec3, clamp_length, is_finite_vec, project_on_plane};
+use crate::math::{Point3, Real, UnitVec3, Vec3, clamp_length, is_finite_vec, project_on_plane};
 use crate::pose::Pose;
 use crate::settings::{MotorSettings, SettingsError, UpFrame};
 use crate::shape::SphereStack;
@@ -79,7 +79,8 @@ impl StepContext<'_> {
 struct Moved {
     /// Velocity after the move (m/s, world), the ground's surface velocity included.
     velocity: Vec3,
-    /// The ground's surface velocity carried this step (m/s, world).
+    /// What the ground carried the character by this step (m/s, world): a belt's surface
+    /// velocity and a kinematic collider's motion.
     carried: Vec3,
     /// True when the character jumped.
     jumped: bool,
@@ -314,8 +315,12 @@ impl Motor {
     ) -> Moved {
         let (own, jumped) = self.own_velocity(ctx, pose, state, input, *velocity, report);
         let grounded = state.ground == GroundState::Grounded;
-        let carried = carried_velocity(ctx, state);
-        *velocity = own + carried;
+        let (carried, turn) = carried_velocity(ctx, pose, state, input.dt);
+        // The ground's turn about up turns the heading with it.
+        yaw(pose, turn);
+        let (total, fast) = clamp_length(&(own + carried), self.settings.max_speed);
+        report.flags.speed_clamped |= fast;
+        *velocity = total;
         let start = *pose;
         let mode = if grounded && !jumped {
             PushMode::Grounded
@@ -512,16 +517,51 @@ impl Motor {
     }
 }
 
-/// The ground's surface velocity under a grounded character (m/s, world), projected onto the
-/// ground's plane: what [`ContactHooks::surface_velocity`] says for the ground it stands on;
-/// zero off the ground.
-fn carried_velocity(ctx: &StepContext<'_>, state: &MotorState) -> Vec3 {
-    match state.ground_hit {
-        Some(hit) if state.ground == GroundState::Grounded => {
-            let n = hit.surface_normal;
-            let v = ctx.hooks.surface_velocity(hit.collider, &hit.point, &n);
-            project_on_plane(&v, &n)
+/// What the ground under a grounded character carries it by this step: a velocity (m/s,
+/// world) and a turn about up (rad). Zero off the ground.
+///
+/// The velocity is the sum of the ground's [`ContactHooks::surface_velocity`] (projected onto
+/// the ground's plane: a conveyor belt) and the motion of a kinematic collider: its linear
+/// velocity plus the arc its angular velocity (about the collider's pose origin) sweeps the
+/// character's position through in `dt` (s), divided by `dt`, so a rider on a turning disc keeps
+/// its radius exactly. The turn is the angular velocity's part along up, times `dt`. The step
+/// caps the character's own velocity plus this at `max_speed` (flagged).
+fn carried_velocity(
+    ctx: &StepContext<'_>,
+    pose: &Pose,
+    state: &MotorState,
+    dt: Real,
+) -> (Vec3, Real) {
+    let Some(hit) = state
+        .ground_hit
+        .filter(|_| state.ground == GroundState::Grounded)
+    else {
+        return (Vec3::zeros(), 0.0);
+    };
+    let n = hit.surface_normal;
+    let belt = ctx.hooks.surface_velocity(hit.collider, &hit.point, &n);
+    // A hook's NaN or infinite velocity is ignored, like a bad intent.
+    let mut carried = if is_finite_vec(&belt) {
+        project_on_plane(&belt, &n)
+    } else {
+        Vec3::zeros()
+    };
+    let mut turn = 0.0;
+    if let Some(c) = ctx.world.get(hit.collider) {
+        carried += c.linear_velocity;
+        let spin = c.angular_velocity * dt;
+        // The turn this step, as an axis and an angle reduced to one revolution; an angle too
+        // large for f32 (a bad velocity) is ignored rather than turned into NaN.
+        let angle = spin.norm();
+        if angle > 0.0 && angle.is_finite() {
+            let axis = UnitVec3::new_unchecked(spin / angle);
+            let angle = angle.rem_euclid(std::f32::consts::TAU);
+            let centre = Point3::from(c.pose.translation.vector);
+            let arm = pose.position - centre;
+            let swept = crate::math::Quat::from_axis_angle(&axis, angle) * arm - arm;
+            carried += swept / dt;
+            turn = axis.dot(&pose.up()) * angle;
         }
-        _ => Vec3::zeros(),
     }
+    (carried, turn)
 }

@@ -11,6 +11,7 @@
 
 mod backfaces;
 mod bad_input;
+mod carry;
 mod common;
 mod determinism;
 mod golden;

@@ -310,7 +310,6 @@ fn jolt_walk_stairs_at_every_frame_rate() {
 /// `TestRotatingPlatform`: a character on a platform turning at one revolution per second
 /// follows the arc exactly.
 #[test]
-#[ignore = "carrying by kinematic colliders in the core motor is issue 9 (the runtime carries today)"]
 fn jolt_rotating_platform() {
     let mut scene = Scene::new(Frame::world_up());
     let platform = scene.add_box([-10.0, -1.0, -10.0], [10.0, 1.0, 10.0]);

@@ -1,0 +1,137 @@
+//! Carrying by kinematic colliders: a rider moves with the collider it stands on (its linear
+//! velocity, and the arc its angular velocity sweeps), turns with it, and keeps its velocity
+//! when it jumps off. Game code moves the collider, then steps the character.
+
+use crate::common::*;
+use approx::assert_abs_diff_eq;
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
+    ColliderId, ContactHooks, Iso, MotorSettings, MoveIntent, Point3, Quat, Real, StepInput,
+    UnitVec3, Vec3,
+};
+
+/// A disc of radius 5 m turning at one revolution per second carries a rider standing 3 m
+/// from its axis along the arc, radius kept, and turns the rider's heading with it.
+#[test]
+fn a_turning_disc_carries_its_rider_round_and_turns_it() {
+    for frame in Frame::all() {
+        let mut scene = Scene::new(frame);
+        let disc = scene.add(
+            SharedShape::cylinder(0.25, 5.0),
+            Iso::translation(0.0, -0.25, 0.0),
+        );
+        let motor = capsule_motor(MotorSettings::default());
+        let mut run = Runner::new(scene, motor, Point3::new(3.0, 0.0, 0.0));
+        run.settle(5);
+        let start = run.local();
+        let forward = run.scene.frame.vec_to_local(&run.pose.forward());
+        let rate = std::f32::consts::TAU;
+        for t in 1..=15 {
+            let turn = Quat::from_axis_angle(&Vec3::y_axis(), rate * DT * t as Real);
+            let local = Iso::from_parts(Vec3::new(0.0, -0.25, 0.0).into(), turn);
+            let world = run.scene.frame.iso * local;
+            let spin = run.scene.frame.vec_to_world(&Vec3::new(0.0, rate, 0.0));
+            run.scene.world.set_pose(disc, world).expect("disc");
+            run.scene
+                .world
+                .set_velocity(disc, Vec3::zeros(), spin)
+                .expect("disc");
+            run.step(Vec3::zeros());
+            assert!(run.report.is_grounded(), "{}: step {t}", frame.name);
+        }
+        // A quarter turn: (3, 0, 0) -> (0, 0, -3). 1e-3 m: f32 rotations composed 15 times
+        // (on the planet frame the disc is a flat slab under point gravity, off by 1e-4 m).
+        let turn = Quat::from_axis_angle(&Vec3::y_axis(), std::f32::consts::FRAC_PI_2);
+        assert_abs_diff_eq!(run.local(), turn * start, epsilon = 1e-3);
+        let heading = run.scene.frame.vec_to_local(&run.pose.forward());
+        assert!(
+            heading.dot(&(turn * forward)) > 0.9999,
+            "{}: heading {heading:?}",
+            frame.name
+        );
+    }
+}
+
+/// A platform gliding at 3 m/s along scene +X carries its rider 3 m in 1 s; a rider that jumps
+/// off (4 m/s up) keeps the platform's 3 m/s through the flight.
+#[test]
+fn a_gliding_platform_carries_its_rider_and_the_jump_keeps_its_speed() {
+    for frame in [Frame::world_up(), Frame::rotated()] {
+        let mut scene = Scene::new(frame);
+        scene.add_box([-50.0, -3.0, -5.0], [50.0, -2.0, 5.0]);
+        let platform = scene.add_box([-2.0, -0.5, -2.0], [2.0, 0.0, 2.0]);
+        let motor = capsule_motor(MotorSettings::default());
+        let mut run = Runner::new(scene, motor, Point3::new(0.0, 0.0, 0.0));
+        run.settle(5);
+        let speed = 3.0;
+        let glide = run.scene.frame.vec_to_world(&Vec3::new(speed, 0.0, 0.0));
+        let mut x: Real = 0.0;
+        let glide_step = |run: &mut Runner, x: &mut Real| {
+            *x += speed * DT;
+            let pose = run.scene.frame.iso * Iso::translation(*x, 0.0, 0.0);
+            let world = &mut run.scene.world;
+            world.set_pose(platform, pose).expect("platform");
+            world
+                .set_velocity(platform, glide, Vec3::zeros())
+                .expect("platform");
+        };
+        for _ in 0..60 {
+            glide_step(&mut run, &mut x);
+            run.step(Vec3::zeros());
+            assert!(run.report.is_grounded(), "{}", frame.name);
+        }
+        // 3 m in 1 s, exactly with the platform (f32 over 60 steps: 1e-3 m).
+        assert_abs_diff_eq!(run.local().x, 3.0, epsilon = 1e-3);
+        // Jump straight up off it (4 m/s): 10 steps later it is still rising, and its speed
+        // along the glide is the platform's 3 m/s, kept (1e-3 m/s: f32).
+        glide_step(&mut run, &mut x);
+        run.step_intent(MoveIntent {
+            jump_speed: 4.0,
+            ..Default::default()
+        });
+        for _ in 0..10 {
+            glide_step(&mut run, &mut x);
+            run.step(Vec3::zeros());
+        }
+        assert!(!run.report.is_grounded());
+        assert_abs_diff_eq!(run.local_velocity().x, speed, epsilon = 1e-3);
+    }
+}
+
+/// A hook returning NaN and a collider flying at 1e30 m/s and spinning at 1e30 rad/s never
+/// hang a step or poison the pose: the NaN is ignored, the spin (too large an angle for f32)
+/// too, and the huge speed is clamped to `max_speed` and flagged.
+#[test]
+fn absurd_ground_velocities_are_clamped_or_ignored() {
+    struct Nan;
+    impl ContactHooks for Nan {
+        fn surface_velocity(&self, _: ColliderId, _: &Point3, _: &UnitVec3) -> Vec3 {
+            Vec3::repeat(Real::NAN)
+        }
+    }
+    let mut scene = Scene::new(Frame::world_up());
+    let floor = scene.add_floor(20.0);
+    let motor = capsule_motor(MotorSettings::default());
+    let mut run = Runner::new(scene, motor, Point3::new(0.0, 0.0, 0.0));
+    run.settle(5);
+    let input = StepInput::new(MoveIntent::default(), Vec3::new(0.0, -G, 0.0), DT);
+    run.motor.step_with_hooks(
+        &run.scene.world,
+        &mut run.pose,
+        &mut run.state,
+        &input,
+        &mut run.report,
+        &Nan,
+    );
+    // Ignored: it stands still (1e-6 m: rounding).
+    assert_abs_diff_eq!(run.local(), Point3::origin(), epsilon = 1e-6);
+    run.scene
+        .world
+        .set_velocity(floor, Vec3::new(1e30, 0.0, 0.0), Vec3::new(0.0, 1e30, 0.0))
+        .expect("finite");
+    run.step(Vec3::zeros());
+    assert!(run.report.flags.speed_clamped);
+    assert!(run.pose.is_finite() && run.state.velocity.iter().all(|c| c.is_finite()));
+    // At most max_speed * dt (500 m/s / 60) from where it was.
+    assert!(run.local().coords.norm() <= 500.0 * DT + 1e-3);
+}
