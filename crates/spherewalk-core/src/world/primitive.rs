@@ -171,32 +171,16 @@ impl CollisionWorld {
             SphereCast::Miss => return None,
             SphereCast::Fallback => {}
         }
-        let ball = Ball::new(radius);
-        let ball_pose = Iso::translation(centre.x, centre.y, centre.z);
-        let options = ShapeCastOptions {
-            max_time_of_impact: max_distance,
-            target_distance: 0.0,
-            stop_at_penetration: false,
-            compute_impact_geometry_on_penetration: true,
-        };
-        let zero = Vec3::zeros();
-        let (hit, pose) = match prim.shape {
-            PrimitiveShape::Triangle { corners, normal } => {
-                if normal.dot(dir) >= 0.0 {
-                    return None;
-                }
+        let rough = match prim.shape {
+            PrimitiveShape::Triangle { corners, .. } => {
                 let tri = Triangle::new(corners[0], corners[1], corners[2]);
-                let id = Iso::identity();
-                let hit = cast_shapes(&ball_pose, dir, &ball, &id, &zero, &tri, options);
-                (hit.ok()??, id)
+                gjk_cast_sphere(&tri, &Iso::identity(), centre, radius, dir, max_distance)?
             }
             PrimitiveShape::Solid { part, pose } => {
                 let shape = self.solid_shape(prim.collider, part)?;
-                let hit = cast_shapes(&ball_pose, dir, &ball, &pose, &zero, shape, options);
-                (hit.ok()??, pose)
+                gjk_cast_sphere(shape, &pose, centre, radius, dir, max_distance)?
             }
         };
-        let rough = (hit.time_of_impact, pose * hit.witness2, pose * hit.normal2);
         Some(self.refine_cast(prim, centre, radius, dir, rough))
     }
 
@@ -265,6 +249,30 @@ impl CollisionWorld {
         }
         Some((hit.time_of_impact, normal))
     }
+}
+
+/// GJK sphere cast of a ball of `radius` (m) from `centre` along unit `dir` (world) up to
+/// `max_distance` (m) against `shape` at `pose` (world): parry's `cast_shapes`, millimetre
+/// accurate. An overlapping start reports its contact at distance 0. Returns the distance,
+/// the contact point and the normal (world).
+pub(crate) fn gjk_cast_sphere(
+    shape: &dyn Shape,
+    pose: &Iso,
+    centre: &Point3,
+    radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> Option<(Real, Point3, UnitVec3)> {
+    let ball = Ball::new(radius);
+    let ball_pose = Iso::translation(centre.x, centre.y, centre.z);
+    let options = ShapeCastOptions {
+        max_time_of_impact: max_distance,
+        target_distance: 0.0,
+        stop_at_penetration: false,
+        compute_impact_geometry_on_penetration: true,
+    };
+    let hit = cast_shapes(&ball_pose, dir, &ball, pose, &Vec3::zeros(), shape, options).ok()??;
+    Some((hit.time_of_impact, pose * hit.witness2, pose * hit.normal2))
 }
 
 #[derive(Clone, Copy)]

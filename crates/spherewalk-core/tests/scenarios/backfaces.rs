@@ -118,27 +118,34 @@ fn walking_across_a_flipped_triangle_stays_on_the_floor() {
     }
 }
 
+/// A character standing on a slab 3 m under the mesh floor `floor` (y = 0) jumps at 9 m/s
+/// and falls for 4 s. Returns the runner and the highest its feet got (m, scene frame).
+fn jump_under(frame: Frame, floor: ColliderDesc) -> (Runner, Real) {
+    let mut scene = Scene::new(frame);
+    scene.add_box([-3.0, -4.0, -3.0], [3.0, -3.0, 3.0]);
+    scene.add_desc(floor, Iso::identity());
+    let motor = capsule_motor(MotorSettings::default());
+    let mut run = Runner::new(scene, motor, Point3::new(0.1, -3.0, 0.1));
+    run.settle(5);
+    run.step_intent(spherewalk_core::MoveIntent {
+        jump_speed: 9.0,
+        ..Default::default()
+    });
+    let mut highest: Real = Real::MIN;
+    for _ in 0..240 {
+        run.settle(1);
+        highest = highest.max(run.local().y);
+    }
+    (run, highest)
+}
+
 /// A one-sided floor seen from below is not there: a character under it jumps up through it
 /// (from behind) and lands on it from the front.
 #[test]
 fn a_one_sided_floor_lets_a_character_through_from_behind_and_holds_it_from_the_front() {
     // Not on the planet frame: the space under its floor is inside the planet.
     for frame in [Frame::world_up(), Frame::rotated()] {
-        let mut scene = Scene::new(frame);
-        scene.add_box([-3.0, -4.0, -3.0], [3.0, -3.0, 3.0]);
-        scene.add(floor_mesh(None), Iso::identity());
-        let motor = capsule_motor(MotorSettings::default());
-        let mut run = Runner::new(scene, motor, Point3::new(0.1, -3.0, 0.1));
-        run.settle(5);
-        run.step_intent(spherewalk_core::MoveIntent {
-            jump_speed: 9.0,
-            ..Default::default()
-        });
-        let mut highest: Real = Real::MIN;
-        for _ in 0..240 {
-            run.settle(1);
-            highest = highest.max(run.local().y);
-        }
+        let (run, highest) = jump_under(frame, ColliderDesc::new(floor_mesh(None)));
         // v²/2g = 81/19.62 = 4.13 m above y = -3: it passes the mesh at y = 0 (its head
         // is 1.8 m above its feet, so a one-sided mesh that held it from behind would stop it
         // at y = -1.8), then lands on the mesh's front.
@@ -154,24 +161,8 @@ fn a_one_sided_floor_lets_a_character_through_from_behind_and_holds_it_from_the_
 fn a_two_sided_floor_holds_from_behind() {
     // Not on the planet frame: the space under its floor is inside the planet.
     for frame in [Frame::world_up(), Frame::rotated()] {
-        let mut scene = Scene::new(frame);
-        scene.add_box([-3.0, -4.0, -3.0], [3.0, -3.0, 3.0]);
-        scene.add_desc(
-            ColliderDesc::new(floor_mesh(None)).two_sided(),
-            Iso::identity(),
-        );
-        let motor = capsule_motor(MotorSettings::default());
-        let mut run = Runner::new(scene, motor, Point3::new(0.1, -3.0, 0.1));
-        run.settle(5);
-        run.step_intent(spherewalk_core::MoveIntent {
-            jump_speed: 9.0,
-            ..Default::default()
-        });
-        let mut highest: Real = Real::MIN;
-        for _ in 0..240 {
-            run.settle(1);
-            highest = highest.max(run.local().y);
-        }
+        let floor = ColliderDesc::new(floor_mesh(None)).two_sided();
+        let (run, highest) = jump_under(frame, floor);
         // The head sphere's top (1.8 m above the feet) stops at the mesh (y = 0), within the
         // penetration tolerance and one step's travel of rounding.
         assert!(

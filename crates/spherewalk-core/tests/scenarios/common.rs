@@ -4,8 +4,9 @@
 
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, Iso, Motor, MotorSettings, MotorState, MoveIntent,
-    Point3, Pose, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3,
+    ColliderDesc, ColliderId, CollisionWorld, ContactHooks, Iso, Motor, MotorSettings, MotorState,
+    MoveIntent, Point3, Pose, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport,
+    UnitVec3, Vec3,
 };
 
 /// Standard gravity (m/s²).
@@ -203,16 +204,37 @@ impl Runner {
     }
 
     pub fn step_intent(&mut self, intent: MoveIntent) -> &StepReport {
+        self.step_intent_with(intent, &spherewalk_core::NoHooks)
+    }
+
+    /// One step with `hooks`, a scene-local intent velocity (m/s) and a jump speed (m/s).
+    pub fn step_with(&mut self, hooks: &dyn ContactHooks, local_velocity: Vec3, jump: Real) {
+        let intent = MoveIntent {
+            velocity: self.scene.frame.vec_to_world(&local_velocity),
+            jump_speed: jump,
+            ..Default::default()
+        };
+        self.step_intent_with(intent, hooks);
+    }
+
+    /// One step with a world intent and `hooks`, under the frame's gravity unless
+    /// [`Runner::gravity`] is set.
+    pub fn step_intent_with(
+        &mut self,
+        intent: MoveIntent,
+        hooks: &dyn ContactHooks,
+    ) -> &StepReport {
         let gravity = self
             .gravity
             .unwrap_or_else(|| self.scene.frame.gravity_at(&self.pose.position));
         let input = StepInput::new(intent, gravity, self.dt);
-        self.motor.step(
+        self.motor.step_with_hooks(
             &self.scene.world,
             &mut self.pose,
             &mut self.state,
             &input,
             &mut self.report,
+            hooks,
         );
         self.steps += 1;
         &self.report

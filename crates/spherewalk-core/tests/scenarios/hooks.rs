@@ -4,28 +4,8 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::{
-    Candidate, ColliderId, ContactHooks, MotorSettings, MoveIntent, Point3, Real, StepInput,
-    UnitVec3, Vec3,
+    Candidate, ColliderId, ContactHooks, MotorSettings, Point3, Real, UnitVec3, Vec3,
 };
-
-/// One step of `run` with `hooks` and a scene-local intent.
-fn step_with(run: &mut Runner, hooks: &dyn ContactHooks, local_velocity: Vec3, jump: Real) {
-    let intent = MoveIntent {
-        velocity: run.scene.frame.vec_to_world(&local_velocity),
-        jump_speed: jump,
-        ..Default::default()
-    };
-    let gravity = run.scene.frame.gravity_at(&run.pose.position);
-    let input = StepInput::new(intent, gravity, run.dt);
-    run.motor.step_with_hooks(
-        &run.scene.world,
-        &mut run.pose,
-        &mut run.state,
-        &input,
-        &mut run.report,
-        hooks,
-    );
-}
 
 /// A one-way platform: solid only while the character's feet are at or above its top.
 struct OneWay {
@@ -65,10 +45,10 @@ fn a_one_way_platform_is_jumped_through_from_below_and_stood_on() {
             let motor = capsule_motor(MotorSettings::default());
             let mut run = Runner::new(scene, motor, Point3::new(0.0, 0.0, 0.0));
             run.settle(5);
-            step_with(&mut run, hooks, Vec3::zeros(), 9.0);
+            run.step_with(hooks, Vec3::zeros(), 9.0);
             let mut highest = run.local().y;
             for _ in 0..180 {
-                step_with(&mut run, hooks, Vec3::zeros(), 0.0);
+                run.step_with(hooks, Vec3::zeros(), 0.0);
                 highest = highest.max(run.local().y);
             }
             if with_hook {
@@ -123,7 +103,7 @@ fn a_conveyor_belt_carries_a_standing_character() {
         let (mut run, hooks) = make();
         let start = run.local().x;
         for _ in 0..60 {
-            step_with(&mut run, &hooks, Vec3::zeros(), 0.0);
+            run.step_with(&hooks, Vec3::zeros(), 0.0);
         }
         assert_abs_diff_eq!(run.local().x - start, 1.5, epsilon = 0.02);
         assert_abs_diff_eq!(run.local().y, 0.0, epsilon = 1e-3);
@@ -133,17 +113,17 @@ fn a_conveyor_belt_carries_a_standing_character() {
         let (mut run, hooks) = make();
         let start = run.local().x;
         for _ in 0..60 {
-            step_with(&mut run, &hooks, Vec3::new(-1.5, 0.0, 0.0), 0.0);
+            run.step_with(&hooks, Vec3::new(-1.5, 0.0, 0.0), 0.0);
         }
         assert_abs_diff_eq!(run.local().x, start, epsilon = 0.02);
         // Jumping straight up at 4 m/s: airborne for 2 * 4 / 9.81 = 0.815 s at 1.5 m/s
         // across: 1.22 m (5 cm: whole steps and the planet's curving gravity).
         let (mut run, hooks) = make();
         let launch = run.local().x;
-        step_with(&mut run, &hooks, Vec3::zeros(), 4.0);
+        run.step_with(&hooks, Vec3::zeros(), 4.0);
         let mut steps = 0;
         while !run.report.is_grounded() && steps < 120 {
-            step_with(&mut run, &hooks, Vec3::zeros(), 0.0);
+            run.step_with(&hooks, Vec3::zeros(), 0.0);
             steps += 1;
         }
         let flight = run.local().x - launch;
