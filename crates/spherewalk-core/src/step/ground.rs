@@ -293,7 +293,8 @@ pub struct Landing {
     pub ground: GroundState,
     /// The ground under the feet (stable, or a steep face they touch), if any.
     pub hit: Option<GroundHit>,
-    /// Distance moved down along up onto the ground (m, >= 0), the edge drop included.
+    /// Distance the clamp moved the character down onto the ground (m, >= 0): the snap when
+    /// longer than the skin width, else the drop past an edge; 0 when neither.
     pub clamped_down: Real,
     /// The last part of it, the snap onto the probed ground (m, >= 0).
     pub snapped: Real,

@@ -167,8 +167,8 @@ impl Motor {
     /// 1. **Up frame**: [`turn_up`] toward [`target_up`] at the turn rate (pivoting about the
     ///    ground contact when grounded, else the feet sphere's centre; heading carried along),
     ///    the intent's yaw, then [`pushback`] if it turned.
-    /// 2. **Movement**: [`movement_velocity`] plus the ground's surface velocity
-    ///    ([`ContactHooks::surface_velocity`]), then [`move_substepped`] (substeps no longer
+    /// 2. **Movement**: [`movement_velocity`] plus what the ground carries (a kinematic
+    ///    collider's motion, [`ContactHooks::surface_velocity`]), then [`move_substepped`] (substeps no longer
     ///    than `max_substep_fraction` of the smallest radius, [`pushback`] after each), then
     ///    [`try_step_up`] when a grounded move was blocked.
     /// 3. **Ground**: [`probe_ground`] (as far as the clamp distance while walking), then
@@ -193,11 +193,15 @@ impl Motor {
         };
         let mut scratch = std::mem::take(&mut report.scratch);
         let mut prims = std::mem::take(&mut scratch.prims);
+        // What the ground carries the character by is known before the move, so the gathered
+        // reach covers it.
+        let carry = carried_velocity(world, hooks, pose, state, clean.dt);
+        let reach = self.reach(state, &clean, carry.0.norm());
         self.gather(
             world,
             pose,
             state,
-            &clean,
+            reach,
             hooks,
             &mut scratch.ids,
             &mut prims,
@@ -217,7 +221,7 @@ impl Motor {
             pose,
             state,
             &clean,
-            &mut velocity,
+            (&mut velocity, carry),
             report,
             &mut scratch,
         );
@@ -227,20 +231,20 @@ impl Motor {
         report.scratch = scratch;
     }
 
-    /// Fills `prims` with the primitives within this step's reach whose collider the hooks
-    /// validate.
+    /// Fills `prims` with the primitives within `reach` (m) of the position whose collider
+    /// the hooks validate.
     #[allow(clippy::too_many_arguments)]
     fn gather(
         &self,
         world: &CollisionWorld,
         pose: &Pose,
         state: &MotorState,
-        input: &StepInput,
+        reach: Real,
         hooks: &dyn ContactHooks,
         ids: &mut Vec<crate::contact::ColliderId>,
         prims: &mut Vec<Primitive>,
     ) {
-        let r = Vec3::repeat(self.reach(state, input));
+        let r = Vec3::repeat(reach);
         let bounds = Aabb::new(pose.position - r, pose.position + r);
         prims.clear();
         world.gather_primitives(&bounds, &self.filter, ids, prims);
@@ -309,13 +313,12 @@ impl Motor {
         pose: &mut Pose,
         state: &mut MotorState,
         input: &StepInput,
-        velocity: &mut Vec3,
+        (velocity, (carried, turn)): (&mut Vec3, (Vec3, Real)),
         report: &mut StepReport,
         scratch: &mut Scratch,
     ) -> Moved {
         let (own, jumped) = self.own_velocity(ctx, pose, state, input, *velocity, report);
         let grounded = state.ground == GroundState::Grounded;
-        let (carried, turn) = carried_velocity(ctx, pose, state, input.dt);
         // The ground's turn about up turns the heading with it.
         yaw(pose, turn);
         let (total, fast) = clamp_length(&(own + carried), self.settings.max_speed);
@@ -434,9 +437,7 @@ impl Motor {
         let probed = probe_ground(ctx, pose, reach);
         let buffers = (&mut scratch.contacts, &mut scratch.trial_hits);
         let landing = clamp_to_ground(ctx, pose, velocity, probed, rules, buffers);
-        if landing.clamped_down > settings.skin_width {
-            report.clamped_down = landing.clamped_down;
-        }
+        report.clamped_down = landing.clamped_down;
         if landing.snapped > settings.penetration_tolerance {
             let s = pushback(
                 ctx,
@@ -453,11 +454,12 @@ impl Motor {
     }
 
     /// Distance (m) around the position within which this step may touch anything.
-    fn reach(&self, state: &MotorState, input: &StepInput) -> Real {
+    /// `carried` is the speed (m/s) the ground carries the character at this step.
+    fn reach(&self, state: &MotorState, input: &StepInput, carried: Real) -> Real {
         let s = &self.settings;
-        let speed = (state.velocity.norm() + input.gravity.norm() * input.dt)
-            .max(input.intent.velocity.norm() + input.intent.jump_speed.max(0.0))
-            .min(s.max_speed);
+        let own = (state.velocity.norm() + input.gravity.norm() * input.dt)
+            .max(input.intent.velocity.norm() + input.intent.jump_speed.max(0.0));
+        let speed = (own + carried).min(s.max_speed);
         self.stack.height()
             + speed * input.dt
             + s.step_height
@@ -527,7 +529,8 @@ impl Motor {
 /// its radius exactly. The turn is the angular velocity's part along up, times `dt`. The step
 /// caps the character's own velocity plus this at `max_speed` (flagged).
 fn carried_velocity(
-    ctx: &StepContext<'_>,
+    world: &CollisionWorld,
+    hooks: &dyn ContactHooks,
     pose: &Pose,
     state: &MotorState,
     dt: Real,
@@ -539,7 +542,7 @@ fn carried_velocity(
         return (Vec3::zeros(), 0.0);
     };
     let n = hit.surface_normal;
-    let belt = ctx.hooks.surface_velocity(hit.collider, &hit.point, &n);
+    let belt = hooks.surface_velocity(hit.collider, &hit.point, &n);
     // A hook's NaN or infinite velocity is ignored, like a bad intent.
     let mut carried = if is_finite_vec(&belt) {
         project_on_plane(&belt, &n)
@@ -547,7 +550,7 @@ fn carried_velocity(
         Vec3::zeros()
     };
     let mut turn = 0.0;
-    if let Some(c) = ctx.world.get(hit.collider) {
+    if let Some(c) = world.get(hit.collider) {
         carried += c.linear_velocity;
         let spin = c.angular_velocity * dt;
         // The turn this step, as an axis and an angle reduced to one revolution; an angle too

@@ -126,3 +126,35 @@ fn absurd_ground_velocities_are_clamped_or_ignored() {
     // At most max_speed * dt (500 m/s / 60) from where it was.
     assert!(run.local().coords.norm() <= 500.0 * DT + 1e-3);
 }
+
+/// A belt at 240 m/s (4 m a step) carries its rider into a wall 3.5 m ahead, further than the
+/// step would gather around a standing character: the carried speed widens the gathered reach,
+/// so the rider stops at the wall instead of passing through it.
+#[test]
+fn a_fast_belt_never_carries_its_rider_through_a_wall() {
+    struct Fast(ColliderId, Frame);
+    impl ContactHooks for Fast {
+        fn surface_velocity(&self, collider: ColliderId, _: &Point3, _: &UnitVec3) -> Vec3 {
+            if collider == self.0 {
+                self.1.vec_to_world(&Vec3::new(240.0, 0.0, 0.0))
+            } else {
+                Vec3::zeros()
+            }
+        }
+    }
+    for frame in [Frame::world_up(), Frame::rotated()] {
+        let mut scene = Scene::new(frame);
+        let belt = scene.add_floor(20.0);
+        scene.add_box([3.5, 0.0, -5.0], [3.7, 3.0, 5.0]);
+        let motor = capsule_motor(MotorSettings::default());
+        let mut run = Runner::new(scene, motor, Point3::new(0.0, 0.0, 0.0));
+        run.settle(5);
+        let hooks = Fast(belt, frame);
+        for _ in 0..5 {
+            run.step_with(&hooks, Vec3::zeros(), 0.0);
+        }
+        // Stopped against the wall's face at x = 3.5: the stack's axis one radius before it
+        // (1e-3 m: the pushback tolerance and the wall push's rounding).
+        assert_abs_diff_eq!(run.max_sphere_coord(0), 3.2, epsilon = 1e-3);
+    }
+}
