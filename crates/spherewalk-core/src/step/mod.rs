@@ -215,13 +215,14 @@ impl Motor {
             }),
             ..self.context(world, &prims)
         };
-        let mut velocity = self.turn(&ctx, pose, state, &clean, report, &mut scratch);
+        let velocity = self.turn(&ctx, pose, state, &clean, report, &mut scratch);
         let moved = self.move_and_push(
             &ctx,
             pose,
             state,
             &clean,
-            (&mut velocity, carry),
+            velocity,
+            carry,
             report,
             &mut scratch,
         );
@@ -303,9 +304,10 @@ impl Motor {
         velocity
     }
 
-    /// Phase 2, movement: the velocity from intent, gravity and the ground's surface
-    /// velocity, moved in substeps with pushback after each, then the step offset when a
-    /// grounded move was blocked.
+    /// Phase 2, movement: from the carried-over `velocity` (m/s, world), the velocity from
+    /// intent and gravity plus what the ground carries (a velocity and a turn about up, rad), moved in
+    /// substeps with pushback after each, then the step offset when a grounded move was
+    /// blocked.
     #[allow(clippy::too_many_arguments)]
     fn move_and_push(
         &self,
@@ -313,17 +315,18 @@ impl Motor {
         pose: &mut Pose,
         state: &mut MotorState,
         input: &StepInput,
-        (velocity, (carried, turn)): (&mut Vec3, (Vec3, Real)),
+        velocity: Vec3,
+        (carried, turn): (Vec3, Real),
         report: &mut StepReport,
         scratch: &mut Scratch,
     ) -> Moved {
-        let (own, jumped) = self.own_velocity(ctx, pose, state, input, *velocity, report);
+        let (own, jumped) = self.own_velocity(ctx, pose, state, input, velocity, report);
         let grounded = state.ground == GroundState::Grounded;
         // The ground's turn about up turns the heading with it.
         yaw(pose, turn);
         let (total, fast) = clamp_length(&(own + carried), self.settings.max_speed);
         report.flags.speed_clamped |= fast;
-        *velocity = total;
+        let mut velocity = total;
         let start = *pose;
         let mode = if grounded && !jumped {
             PushMode::Grounded
@@ -331,7 +334,8 @@ impl Motor {
             PushMode::Free
         };
         let (contacts, hits) = (&mut scratch.contacts, &mut report.hits);
-        let (substeps, s) = move_substepped(ctx, pose, velocity, input.dt, mode, contacts, hits);
+        let (substeps, s) =
+            move_substepped(ctx, pose, &mut velocity, input.dt, mode, contacts, hits);
         report.substeps = substeps;
         report.note_pushback(&s);
         report.jumped = jumped;
@@ -343,7 +347,7 @@ impl Motor {
             {
                 *pose = step.pose;
                 report.stepped_up = step.rise;
-                *velocity = want;
+                velocity = want;
             } else if self.settings.up_frame == UpFrame::Surface {
                 // Surface mode climbs what blocked it: the next step turns up to its normal.
                 state.wall_normal = s.blocked_by;
@@ -351,7 +355,7 @@ impl Motor {
         }
         scratch.trial_hits.clear();
         Moved {
-            velocity: *velocity,
+            velocity,
             carried,
             jumped,
             touched: s.pushes > 0,

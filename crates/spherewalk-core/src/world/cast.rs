@@ -708,6 +708,25 @@ mod tests {
         (toi, normal)
     }
 
+    /// One random case against the solid `shape` at `pose`: a start near its origin aimed
+    /// within `spread` (m) of it ([`start_and_dir`]), a random radius and reach, and
+    /// [`check_case`] on the result.
+    fn solid_case(
+        rng: &mut Lcg,
+        tally: &mut Tally,
+        case: usize,
+        shape: &dyn Shape,
+        pose: &Iso,
+        spread: Real,
+    ) {
+        let target = Point3::from(pose.translation.vector);
+        let (centre, dir) = start_and_dir(rng, &target, spread);
+        let radius = rng.range(0.05, 1.0);
+        let max = rng.range(0.5, 6.0);
+        let cast = |r, m| cast_sphere_solid(shape, pose, &centre, r, &dir, m);
+        check_case(tally, case, &cast, shape, pose, &centre, radius, &dir, max);
+    }
+
     /// Compares `cast(radius, max_distance)` with GJK on `shape` for one case and checks the
     /// hit's own invariants (on the surface, one radius from the centre, normal against the
     /// motion, toi in range).
@@ -840,14 +859,7 @@ mod tests {
                 rng.range(0.005, 2.0),
             );
             let cuboid = Cuboid::new(half);
-            let target = Point3::from(pose.translation.vector);
-            let (centre, dir) = start_and_dir(&mut rng, &target, 2.0);
-            let radius = rng.range(0.05, 1.0);
-            let max = rng.range(0.5, 6.0);
-            let cast = |r, m| cast_sphere_solid(&cuboid, &pose, &centre, r, &dir, m);
-            check_case(
-                &mut tally, case, &cast, &cuboid, &pose, &centre, radius, &dir, max,
-            );
+            solid_case(&mut rng, &mut tally, case, &cuboid, &pose, 2.0);
         }
         tally.check("cuboids", CASES / 5, CASES / 10);
     }
@@ -887,14 +899,7 @@ mod tests {
         for case in 0..CASES {
             let pose = rng.pose(2.0);
             let ball = Ball::new(rng.range(0.05, 2.0));
-            let target = Point3::from(pose.translation.vector);
-            let (centre, dir) = start_and_dir(&mut rng, &target, 2.0);
-            let radius = rng.range(0.05, 1.0);
-            let max = rng.range(0.5, 6.0);
-            let cast = |r, m| cast_sphere_solid(&ball, &pose, &centre, r, &dir, m);
-            check_case(
-                &mut tally, case, &cast, &ball, &pose, &centre, radius, &dir, max,
-            );
+            solid_case(&mut rng, &mut tally, case, &ball, &pose, 2.0);
         }
         tally.check("balls", CASES / 5, CASES / 10);
     }
@@ -906,14 +911,7 @@ mod tests {
         for case in 0..CASES {
             let pose = rng.pose(2.0);
             let capsule = Capsule::new_y(rng.range(0.0, 1.5), rng.range(0.05, 1.0));
-            let target = Point3::from(pose.translation.vector);
-            let (centre, dir) = start_and_dir(&mut rng, &target, 1.5);
-            let radius = rng.range(0.05, 1.0);
-            let max = rng.range(0.5, 6.0);
-            let cast = |r, m| cast_sphere_solid(&capsule, &pose, &centre, r, &dir, m);
-            check_case(
-                &mut tally, case, &cast, &capsule, &pose, &centre, radius, &dir, max,
-            );
+            solid_case(&mut rng, &mut tally, case, &capsule, &pose, 1.5);
         }
         tally.check("capsules", CASES / 5, CASES / 10);
     }

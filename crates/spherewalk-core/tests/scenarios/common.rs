@@ -252,6 +252,17 @@ impl Runner {
         self.run(n, Vec3::zeros());
     }
 
+    /// The numbers a trace pins, in a fixed order: the position (world, m), the orientation
+    /// quaternion's coordinates and the velocity (world, m/s).
+    pub fn state_reals(&self) -> impl Iterator<Item = Real> + '_ {
+        let p = &self.pose;
+        p.position
+            .iter()
+            .chain(p.orientation.coords.iter())
+            .chain(self.state.velocity.iter())
+            .copied()
+    }
+
     /// Position in the scene frame (m).
     pub fn local(&self) -> Point3 {
         self.scene.frame.to_local(&self.pose.position)

@@ -22,13 +22,7 @@ fn run_and_hash() -> u64 {
     for i in 0..1000u32 {
         let angle = i as f32 * 0.01;
         r.step(Vec3::new(angle.cos() * 4.0, 0.0, angle.sin() * 4.0 + 1.0));
-        let p = &r.pose;
-        for v in p
-            .position
-            .iter()
-            .chain(p.orientation.coords.iter())
-            .chain(r.state.velocity.iter())
-        {
+        for v in r.state_reals() {
             v.to_bits().hash(&mut hasher);
         }
     }

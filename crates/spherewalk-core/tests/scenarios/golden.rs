@@ -125,14 +125,8 @@ fn run(r: &mut Runner, legs: &[Leg]) -> (u64, Coverage) {
         };
         r.step_intent(intent);
 
-        let p = &r.pose;
-        for v in p
-            .position
-            .iter()
-            .chain(p.orientation.coords.iter())
-            .chain(r.state.velocity.iter())
-        {
-            hash.real(*v);
+        for v in r.state_reals() {
+            hash.real(v);
         }
         hash.bytes(&[ground_byte(r.state.ground)]);
 
