@@ -1,5 +1,6 @@
 //! The motor step: movement -> pushback -> resolution, in any up frame.
 
+mod escape;
 mod frame;
 mod ground;
 mod movement;
@@ -63,6 +64,9 @@ pub struct StepContext<'a> {
     /// their own motions the step's pushback passes may still push, starting at
     /// `penetration_recovery_speed * dt`. `None` when recovery is not limited.
     pub recovery: Option<&'a Cell<Real>>,
+    /// The region (world, m) `prims` was gathered from: no phase moves the stack out of it
+    /// without looking further. `None` when `prims` is all there is.
+    pub bounds: Option<Aabb>,
 }
 
 impl StepContext<'_> {
@@ -143,6 +147,7 @@ impl Motor {
             cos_slope: self.cos_slope,
             hooks: &NoHooks,
             recovery: None,
+            bounds: None,
         }
     }
 
@@ -196,12 +201,13 @@ impl Motor {
         // What the ground carries the character by is known before the move, so the gathered
         // reach covers it.
         let carry = carried_velocity(world, hooks, pose, state, clean.dt);
-        let reach = self.reach(state, &clean, carry.0.norm());
+        let reach = Vec3::repeat(self.reach(state, &clean, carry.0.norm()));
+        let bounds = Aabb::new(pose.position - reach, pose.position + reach);
         self.gather(
             world,
+            &bounds,
             pose,
             state,
-            reach,
             hooks,
             &mut scratch.ids,
             &mut prims,
@@ -213,6 +219,7 @@ impl Motor {
                 budget.set(v * clean.dt);
                 &budget
             }),
+            bounds: Some(bounds),
             ..self.context(world, &prims)
         };
         let velocity = self.turn(&ctx, pose, state, &clean, report, &mut scratch);
@@ -232,23 +239,21 @@ impl Motor {
         report.scratch = scratch;
     }
 
-    /// Fills `prims` with the primitives within `reach` (m) of the position whose collider
-    /// the hooks validate.
+    /// Fills `prims` with the primitives within `bounds` (world) whose collider the hooks
+    /// validate.
     #[allow(clippy::too_many_arguments)]
     fn gather(
         &self,
         world: &CollisionWorld,
+        bounds: &Aabb,
         pose: &Pose,
         state: &MotorState,
-        reach: Real,
         hooks: &dyn ContactHooks,
         ids: &mut Vec<crate::contact::ColliderId>,
         prims: &mut Vec<Primitive>,
     ) {
-        let r = Vec3::repeat(reach);
-        let bounds = Aabb::new(pose.position - r, pose.position + r);
         prims.clear();
-        world.gather_primitives(&bounds, &self.filter, ids, prims);
+        world.gather_primitives(bounds, &self.filter, ids, prims);
         // Primitives come grouped by collider: ask once per collider.
         let mut last = None;
         prims.retain(|p| {

@@ -1,6 +1,7 @@
 //! Phase 2: closest-point pushback of every sphere out of the geometry.
 
 use super::StepContext;
+use super::escape::{free_length, rise_out};
 use super::solver::{Constraint, clip_velocity, solve_push};
 use crate::contact::Hit;
 use crate::math::{Point3, Real, UnitVec3, Vec3};
@@ -60,6 +61,8 @@ pub struct ContactBuffer {
 struct Found {
     sphere: usize,
     prim: usize,
+    /// Contact normal (world) where the pass found it: the side the sphere must leave by.
+    normal: UnitVec3,
 }
 
 /// How a pushback call moves and limits its pushes.
@@ -69,8 +72,13 @@ struct Rules {
     up: UnitVec3,
     /// Highest rise (m, along up) steep contacts may push the stack to in `Free` mode.
     max_rise: Real,
+    /// How far (m, along up) this pass has raised the stack so far.
+    risen: Real,
     /// The displacement (m, world) that led here: where each sphere came from.
     motion: Vec3,
+    /// No push clears the contacts and no rise escapes them: each contact pushes along its
+    /// own normal, and no push crosses a primitive the stack is not touching.
+    squeezed: bool,
 }
 
 /// Rounds of "solve, re-measure every contact at the result, add what is still overlapping"
@@ -114,9 +122,10 @@ pub fn pushback(
         mode,
         up,
         max_rise: (-motion.dot(&up)).max(0.0),
+        risen: 0.0,
         motion: *motion,
+        squeezed: false,
     };
-    let mut rise: Real = 0.0;
     // Penetration recovery: the pass moves at most its own motion's length plus what is
     // left of the step's budget.
     let undo = motion.norm();
@@ -125,7 +134,7 @@ pub fn pushback(
     let mut summary = PushbackSummary::default();
     for iteration in 0..settings.max_pushback_iterations {
         summary.iterations += 1;
-        gather(ctx, pose, &rules, rise, buffer, hits);
+        gather(ctx, pose, &rules, buffer, hits);
         if buffer.constraints.is_empty() {
             return summary;
         }
@@ -134,11 +143,7 @@ pub fn pushback(
             // budget ran out (that iteration's push is not checked again).
             summary.exhausted = buffer.constraints.iter().any(|c| c.dist > tol);
         }
-        let Some(d) = resolve(ctx, pose, &rules, rise, buffer, tol) else {
-            // Walls that cannot be cleared sideways (the stack was put between two steep
-            // faces, not moved there): let every contact push along its own normal.
-            rules.mode = PushMode::Free;
-            rules.max_rise = Real::INFINITY;
+        let Some((d, partial)) = next_push(ctx, pose, &mut rules, buffer, tol) else {
             continue;
         };
         let (d, capped) = within_budget(d, budget - pushed);
@@ -147,19 +152,58 @@ pub fn pushback(
             left.set((budget - pushed.max(undo)).max(0.0));
         }
         pose.position += d;
-        rise += d.dot(&up);
+        rules.risen += d.dot(&up);
         let clip = clip_velocity(velocity, &buffer.selected, &up);
         summary.pushes += buffer.selected.len() as u32;
         if clip.blocked_speed > summary.blocked_speed {
             summary.blocked_speed = clip.blocked_speed;
             summary.blocked_by = clip.blocked_by;
         }
-        if capped {
-            // The recovery budget is spent: the rest waits for the next step.
+        if capped || partial {
+            // The recovery budget is spent, or the rise reached the edge of what was
+            // gathered: the rest waits for the next step.
             return summary;
         }
     }
     summary
+}
+
+/// The push of one iteration and whether it is the pass's last (a rise cut short at the edge
+/// of the gathered region), leaving the constraints that shaped it in `buffer.selected`;
+/// `None` when the rules changed and the iteration must start again.
+fn next_push(
+    ctx: &StepContext<'_>,
+    pose: &Pose,
+    rules: &mut Rules,
+    buffer: &mut ContactBuffer,
+    tol: Real,
+) -> Option<(Vec3, bool)> {
+    if let Some(d) = resolve(ctx, pose, rules, buffer, tol) {
+        if !rules.squeezed {
+            return Some((d, false));
+        }
+        // Squeezed: pushes along the contacts' own normals may point into geometry the stack
+        // is not touching yet; they go only as far as the first such piece.
+        let len = d.norm();
+        let Some(dir) = UnitVec3::try_new(d, 1e-9) else {
+            return Some((d, false));
+        };
+        let free = free_length(ctx, pose, &Vec3::zeros(), &dir, len, &mut buffer.contacts);
+        return Some((dir.into_inner() * free, false));
+    }
+    // Walls that cannot be cleared sideways (the stack was put between steep faces, not moved
+    // there): rise straight out when that clears them, else let every contact push along its
+    // own normal.
+    if let Some(out) = rise_out(ctx, pose, &rules.motion, &mut buffer.contacts) {
+        let up = rules.up;
+        buffer.selected.clear();
+        buffer.selected.push(Constraint::support(up, out.height));
+        return Some((up.into_inner() * out.height, out.partial));
+    }
+    rules.mode = PushMode::Free;
+    rules.max_rise = Real::INFINITY;
+    rules.squeezed = true;
+    None
 }
 
 /// `d` shortened to at most `left` (m, clamped at 0), and whether it was shortened.
@@ -179,7 +223,6 @@ fn gather(
     ctx: &StepContext<'_>,
     pose: &Pose,
     rules: &Rules,
-    rise: Real,
     buffer: &mut ContactBuffer,
     hits: &mut Vec<Hit>,
 ) {
@@ -199,10 +242,11 @@ fn gather(
         );
         for &(k, sp) in buffer.contacts.iter() {
             let depth = sphere.radius - sp.distance;
-            let c = constraint(ctx, rules, rise, index, k, &sp, depth);
+            let c = constraint(ctx, rules, rules.risen, index, k, &sp, depth);
             buffer.found.push(Found {
                 sphere: index,
                 prim: k,
+                normal: sp.contact_normal,
             });
             buffer.constraints.push(c);
             hits.push(Hit {
@@ -224,7 +268,6 @@ fn resolve(
     ctx: &StepContext<'_>,
     pose: &Pose,
     rules: &Rules,
-    rise: Real,
     buffer: &mut ContactBuffer,
     tol: Real,
 ) -> Option<Vec3> {
@@ -247,7 +290,7 @@ fn resolve(
     let mut d = solve_push(selected, tol);
     if constraints.len() > 1 {
         for _ in 0..MAX_ROUNDS {
-            let Some(c) = still_overlapping(ctx, pose, rules, rise, found, &d, tol) else {
+            let Some(c) = still_overlapping(ctx, pose, rules, found, constraints, &d, tol) else {
                 break;
             };
             selected.push(c);
@@ -268,18 +311,21 @@ fn resolve(
 
 /// The deepest contact still overlapping after the stack moves by `d`, linearised there and
 /// expressed as a constraint on the whole displacement; `None` when `d` clears them all.
+/// A sphere that `d` carries past the middle of a piece (its contact now faces the other
+/// way) keeps the constraint it was found with (`found` and `constraints` run in step): a
+/// push leaves every piece by the side it was in contact with, never through it.
 fn still_overlapping(
     ctx: &StepContext<'_>,
     pose: &Pose,
     rules: &Rules,
-    rise: Real,
     found: &[Found],
+    constraints: &[Constraint],
     d: &Vec3,
     tol: Real,
 ) -> Option<Constraint> {
     let spheres = ctx.motor.stack.spheres();
     let mut worst: Option<(Real, Constraint)> = None;
-    for f in found {
+    for (f, original) in found.iter().zip(constraints) {
         let sphere = spheres[f.sphere];
         let start = pose.centre_at(sphere.offset_local);
         let centre = start + d;
@@ -292,9 +338,14 @@ fn still_overlapping(
         }
         let depth = sphere.radius - sp.distance;
         if depth > tol && worst.is_none_or(|(w, _)| depth > w) {
-            let risen = rise + d.dot(&rules.up);
-            let mut c = constraint(ctx, rules, risen, f.sphere, f.prim, &sp, depth);
-            c.dist += d.dot(&c.dir);
+            let c = if sp.contact_normal.dot(&f.normal) < 0.0 {
+                *original
+            } else {
+                let risen = rules.risen + d.dot(&rules.up);
+                let mut c = constraint(ctx, rules, risen, f.sphere, f.prim, &sp, depth);
+                c.dist += d.dot(&c.dir);
+                c
+            };
             worst = Some((depth, c));
         }
     }
@@ -377,7 +428,7 @@ fn constraint(
 /// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
 /// point, deepest first (ties by index, so the order is deterministic). `from` is where the
 /// sphere's centre started its move (see [`crate::Primitive::holds`]).
-fn collect_contacts(
+pub(super) fn collect_contacts(
     ctx: &StepContext<'_>,
     centre: &Point3,
     from: &Point3,

@@ -49,6 +49,20 @@ impl Constraint {
         }
     }
 
+    /// A push of `dist` metres straight along `up` that holds the stack up like a floor: it
+    /// stops velocity along -up and is steep, so it never adds upward speed.
+    pub fn support(up: UnitVec3, dist: Real) -> Self {
+        Self {
+            dir: up.into_inner(),
+            dist,
+            normal: up.into_inner(),
+            as_wall: false,
+            steep: true,
+            lifts: false,
+            surface_normal: up,
+        }
+    }
+
     /// How far `d` still falls short of this constraint (m; <= 0 when met).
     #[inline]
     pub fn shortfall(&self, d: &Vec3) -> Real {

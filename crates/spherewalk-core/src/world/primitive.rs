@@ -16,6 +16,10 @@ const REFINE_STEPS: usize = 3;
 /// How far (m per metre of coordinate magnitude) a point behind a face may lie outside the
 /// face's prism and still count as under it: f32 rounding on a shared edge, no more.
 const PRISM_SLACK: Real = 1e-5;
+/// Relative size (per metre of coordinate magnitude) under which the offset between a point
+/// and its projection is f32 rounding (16 ulps), too noisy to give a direction: the
+/// feature's own normal is used instead.
+const ROUNDING: Real = 2e-6;
 /// Below this approach cosine a cast is grazing and the GJK result is kept as is.
 const GRAZING: Real = 0.05;
 
@@ -136,6 +140,36 @@ impl CollisionWorld {
             PrimitiveShape::Solid { part, pose } => {
                 let shape = self.solid_shape(prim.collider, part)?;
                 solid_closest(shape, &pose, query, max_distance)
+            }
+        }
+    }
+
+    /// How far the primitive reaches along unit `dir` (world): the largest `p . dir` (m) over
+    /// its points. Exact for triangles and convex solids; other solids answer from their
+    /// bounding box, which is never less.
+    pub fn primitive_extent(&self, prim: &Primitive, dir: &UnitVec3) -> Real {
+        let corners_extent = |corners: &mut dyn Iterator<Item = Point3>| {
+            corners
+                .map(|p| p.coords.dot(dir))
+                .fold(Real::NEG_INFINITY, Real::max)
+        };
+        match prim.shape {
+            PrimitiveShape::Triangle { corners, .. } => corners_extent(&mut corners.into_iter()),
+            PrimitiveShape::Solid { part, pose } => {
+                if let Some(support) = self
+                    .solid_shape(prim.collider, part)
+                    .and_then(|s| s.as_support_map())
+                {
+                    return support.support_point(&pose, dir).coords.dot(dir);
+                }
+                let b = &prim.aabb;
+                corners_extent(&mut (0..8).map(|i| {
+                    Point3::new(
+                        if i & 1 == 0 { b.mins.x } else { b.maxs.x },
+                        if i & 2 == 0 { b.mins.y } else { b.maxs.y },
+                        if i & 4 == 0 { b.mins.z } else { b.maxs.z },
+                    )
+                }))
             }
         }
     }
@@ -473,7 +507,7 @@ fn triangle_closest(
             if distance > max_distance {
                 return None;
             }
-            let contact_normal = UnitVec3::try_new(offset, DEGENERATE).unwrap_or(*normal);
+            let contact_normal = UnitVec3::try_new(offset, rounding_at(query)).unwrap_or(*normal);
             Some(SurfacePoint {
                 point,
                 contact_normal,
@@ -501,7 +535,7 @@ fn solid_closest(
     if !proj.is_inside && norm > max_distance {
         return None;
     }
-    let contact_normal = match UnitVec3::try_new(offset, DEGENERATE) {
+    let contact_normal = match UnitVec3::try_new(offset, rounding_at(query)) {
         Some(n) if proj.is_inside => -n,
         Some(n) => n,
         None => degenerate_normal(shape, pose, query),
@@ -515,7 +549,13 @@ fn solid_closest(
     })
 }
 
-/// Outward normal at a query point lying exactly on a solid's surface.
+/// Length (m) under which an offset from `query` is rounding noise: [`ROUNDING`] relative to
+/// the largest coordinate, at least [`DEGENERATE`].
+fn rounding_at(query: &Point3) -> Real {
+    (ROUNDING * query.coords.amax()).max(DEGENERATE)
+}
+
+/// Outward normal at a query point lying on a solid's surface, to within rounding.
 fn degenerate_normal(shape: &dyn Shape, pose: &Iso, query: &Point3) -> UnitVec3 {
     let local = pose.inverse_transform_point(query);
     let (proj, feature) = shape.project_local_point_and_get_feature(&local);

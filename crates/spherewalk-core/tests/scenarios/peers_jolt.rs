@@ -491,7 +491,6 @@ fn jolt_initially_intersecting() {
 /// `TestInitiallyIntersecting2`: spawned in the crossing of two 75 deg slabs (and the box), the
 /// character rises out without ever sinking, then walks 2 m and lands back on the floor.
 #[test]
-#[ignore = "open: rises out in one step but drifts 5.4 cm onto the box (x = -0.054, Jolt |x| < 1e-3): at the slabs' mid-planes the inside normal is a float tie"]
 fn jolt_initially_intersecting_between_steep_slabs() {
     let mut scene = Scene::new(Frame::world_up());
     jolt_floor(&mut scene);

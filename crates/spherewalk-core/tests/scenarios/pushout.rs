@@ -2,7 +2,8 @@
 
 use crate::common::*;
 use approx::assert_abs_diff_eq;
-use spherewalk_core::{MotorSettings, Point3, Real, Vec3};
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{Iso, Motor, MotorSettings, Point3, Quat, Real, SphereStack, Vec3};
 
 #[test]
 fn spawned_0_3_m_inside_a_box_is_pushed_out_within_5_steps() {
@@ -93,4 +94,85 @@ fn no_tunnelling_when_flying_at_150_m_s() {
     }
     let speed: Real = r.state.velocity.x;
     assert_abs_diff_eq!(speed, 0.0, epsilon = 1e-3);
+}
+
+/// Two 0.2 m thick slabs crossing at the origin, 75 degrees from the floor each way (a V above
+/// the floor, an inverted V below it), and a unit box beside them whose top is y = 1, its
+/// +x face through the origin: Jolt's `TestInitiallyIntersecting2` layout, in any frame.
+fn steep_wedge_beside_a_box(frame: Frame) -> Scene {
+    let mut scene = Scene::new(frame);
+    scene.add_floor(20.0);
+    scene.add_box([-1.0, 0.0, -0.5], [0.0, 1.0, 0.5]);
+    for deg in [75.0f32, -75.0] {
+        let rot = Quat::from_axis_angle(&Vec3::z_axis(), deg.to_radians());
+        scene.add(
+            SharedShape::cuboid(1.0, 0.1, 1.0),
+            Iso::from_parts(Vec3::zeros().into(), rot),
+        );
+    }
+    scene
+}
+
+/// A stack spawned in the crossing of two steep slabs cannot leave sideways (each slab's
+/// sideways push is the other's wrong way), so it rises straight out, by the least that
+/// clears everything: onto the box's top edge, y = 1, at x = 0. The answer is the same for
+/// every sphere count and frame, and it never overshoots and falls back.
+#[test]
+fn wedged_between_steep_slabs_rises_straight_out_for_any_sphere_count() {
+    for frame in Frame::all() {
+        for spheres in [4, 5, 6, 8] {
+            let stack = SphereStack::capsule(1.95, 0.3, spheres).expect("stack");
+            let motor = Motor::new(stack, MotorSettings::default()).expect("motor");
+            let mut r = Runner::new(steep_wedge_beside_a_box(frame), motor, Point3::origin());
+            let mut y = r.local().y;
+            for step in 0..10 {
+                r.step(Vec3::zeros());
+                let p = r.local();
+                // Never sinks back: no overshoot (1e-5 m: f32 rounding of a pose near 1 m).
+                assert!(
+                    p.y >= y - 1e-5,
+                    "{} {spheres}: step {step} sank to {p:?}",
+                    frame.name
+                );
+                y = p.y;
+            }
+            let p = r.local();
+            let at = format!("{} with {spheres} spheres: {p:?}", frame.name);
+            // Straight up: 1e-3 m is Jolt's bound on the sideways drift. On the planet frame
+            // up tilts with gravity by under 2 mrad over the 1 m rise, hence the same bound.
+            assert!(p.x.abs() < 1e-3 && p.z.abs() < 1e-3, "{at}");
+            // Standing on the box's top edge: the rise is exact to the pushback tolerance.
+            assert_abs_diff_eq!(p.y, 1.0, epsilon = 2e-3);
+            assert!(r.penetration() < 1e-3, "{at}: {} m deep", r.penetration());
+        }
+    }
+}
+
+/// The same wedge with a 0.1 m slab 0.2 m over the head: rising would cross it, so the
+/// escape is refused and the character stays under it (squeezed, flagged), never above it.
+#[test]
+fn wedge_escape_never_rises_through_a_ceiling() {
+    for frame in Frame::all() {
+        let mut scene = steep_wedge_beside_a_box(frame);
+        scene.add_box([-2.0, 2.15, -2.0], [2.0, 2.25, 2.0]);
+        let stack = SphereStack::capsule(1.95, 0.3, 4).expect("stack");
+        let motor = Motor::new(stack, MotorSettings::default()).expect("motor");
+        let mut r = Runner::new(scene, motor, Point3::origin());
+        for step in 0..30 {
+            r.step(Vec3::zeros());
+            // The head sphere's top stays at the ceiling's underside (y = 2.15): pushes stop
+            // where they would enter it (1e-3 m: the planet frame's up tilts under 2 mrad
+            // from the scene's, so "top" there is measured along a slightly other axis).
+            let head = r.max_sphere_coord(1) + 0.3;
+            assert!(
+                head < 2.15 + 1e-3,
+                "{}: step {step}: head at {head}",
+                frame.name
+            );
+        }
+        // Squeezed between the wedge and the ceiling with no way out: the degraded solve is
+        // flagged, and the overlap left is reported.
+        assert!(r.report.pushback_exhausted, "{}", frame.name);
+        assert!(r.report.max_penetration > 0.01, "{}", frame.name);
+    }
 }

@@ -342,3 +342,26 @@ fn closest_point_respects_the_filter() {
         Some(far)
     );
 }
+
+/// A point on a tilted box's face, metres from the origin, lies a few ulps inside or outside
+/// it after rounding; its normal is the face's, not the direction of that noise.
+#[test]
+fn a_point_on_a_tilted_face_off_the_origin_gets_the_face_normal() {
+    let rot = Quat::from_euler_angles(0.3, -0.2, 0.5);
+    let pose = Iso::from_parts(Vec3::new(-5.0, 2.0, 4.0).into(), rot);
+    let mut world = CollisionWorld::new();
+    insert(
+        &mut world,
+        ColliderDesc::new(SharedShape::cuboid(0.5, 0.5, 0.5)).pose(pose),
+    );
+    let face = rot * Vec3::x();
+    // A grid of points of the +X face, along its other two axes.
+    for i in 0..81 {
+        let (a, b) = ((i / 9) as Real * 0.1 - 0.4, (i % 9) as Real * 0.1 - 0.4);
+        let on_face = pose * Point3::new(0.5, a, b);
+        let (_, sp) = closest(&world, on_face, 1.0).expect("on the face");
+        // On the surface to f32 rounding at 5 m (ulp ~5e-7 m).
+        assert_abs_diff_eq!(sp.distance, 0.0, epsilon = 5e-6);
+        assert_abs_diff_eq!(sp.contact_normal.into_inner(), face, epsilon = NORMAL);
+    }
+}
