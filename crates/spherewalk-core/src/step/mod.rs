@@ -348,8 +348,16 @@ impl Motor {
         if mode == PushMode::Grounded && s.blocked_speed > BLOCKED_SPEED {
             let want = project_on_plane(&input.intent.velocity, &start.up()) + carried;
             let trial = (&mut scratch.contacts, &mut scratch.trial_hits);
-            if let Some(step) = try_step_up(ctx, &start, pose, &(want * input.dt), input.dt, trial)
-            {
+            let step = try_step_up(
+                ctx,
+                &start,
+                pose,
+                s.blocked_by,
+                &(want * input.dt),
+                input.dt,
+                trial,
+            );
+            if let Some(step) = step {
                 *pose = step.pose;
                 report.stepped_up = step.rise;
                 velocity = want;

@@ -13,6 +13,9 @@ use crate::world::query::{cast_ray_among, cast_sphere_among};
 const MIN_RISE: Real = 0.005;
 /// Extra height tolerance (m) for the step-depth probe.
 const DEPTH_TOLERANCE: Real = 0.02;
+/// Cosine of the widest angle (60 degrees) between a move and the face that stopped it for the
+/// stop to count as head-on.
+const HEAD_ON: Real = 0.5;
 /// How far short of `min_step_depth` (m) the step-depth test looks (see `deep_enough`).
 const DEPTH_EDGE: Real = 1e-3;
 
@@ -32,12 +35,15 @@ pub struct StepUp {
 /// The step is kept only when the landing is stable, the feet rise by at least 5 mm, the
 /// contact on top of the obstacle is no higher than the step height, the landing is further
 /// along the move than `blocked` (the pose the plain move reached), and the top stays stable
-/// and level for `min_step_depth` ahead. A move stopped head-on that is too short to land the
-/// round feet on the tread is retried with the least forward move that does.
+/// and level for `min_step_depth` ahead. `blocked_by` is the surface normal (world) of what
+/// stopped the plain move. A move stopped within 60 degrees of head-on whose forward move is
+/// too short to land the round feet on the tread (slow walking, high step rates, or a riser
+/// met late in the move) is retried with the least forward move that does.
 pub fn try_step_up(
     ctx: &StepContext<'_>,
     start: &Pose,
     blocked: &Pose,
+    blocked_by: Option<UnitVec3>,
     displacement: &Vec3,
     dt: Real,
     scratch: (&mut ContactBuffer, &mut Vec<Hit>),
@@ -54,27 +60,36 @@ pub fn try_step_up(
         lift,
         dt,
     };
-    // A small move (slow walking, high step rates) leaves the round feet on the nosing, where
-    // they can only roll back: then go on just far enough for the feet to stand on the tread,
-    // their contact with the edge leaning back within the slope limit (Jolt's minimum step
-    // forward plays this part).
+    // A small move leaves the round feet on the nosing, where they can only roll back: then
+    // go on just far enough past where the plain move stopped for the feet to stand on the
+    // tread, their contact with the edge leaning back within the slope limit (Jolt's minimum
+    // step forward plays this part). Only a move stopped nearly head-on goes further; one
+    // sliding along a wall never does.
     let feet = ctx.motor.stack.feet();
     let least = feet.radius * (1.0 - settings.slope_limit.sin()) + settings.skin_width;
-    let step = trial.attempt(ctx, forward, forward < least, (&mut *contacts, &mut *hits));
-    // Only a move stopped head-on goes further; one sliding along a wall never does.
-    if step.is_some() || forward >= least || trial.plain > 0.25 * forward {
+    let facing = blocked_by.map_or(0.0, |n| -n.dot(&dir));
+    let needed = if facing >= HEAD_ON {
+        trial.plain.max(0.0) + least / facing
+    } else {
+        least
+    };
+    let step = trial.attempt(ctx, forward, forward < needed, (&mut *contacts, &mut *hits));
+    if step.is_some() || forward >= needed || facing < HEAD_ON {
         return step;
     }
-    // A cheap look first: a walkable top within the step height just past the feet.
+    // A cheap look first: a walkable top just past the feet, within the step height and above
+    // what the round feet roll over unaided (a contact within the slope limit lifts them), so
+    // a floor that merely tilts up ahead (a planet's curve) is not taken for a step.
     let up = start.up();
-    let ahead = start.position
-        + dir.into_inner() * (feet.radius + least)
-        + up.into_inner() * (settings.step_height + settings.skin_width);
-    let top = cast_ray_among(ctx.world, ctx.prims, &ahead, &-up, settings.step_height);
+    let above = settings.step_height + settings.skin_width;
+    let ahead =
+        start.position + dir.into_inner() * (feet.radius + needed) + up.into_inner() * above;
+    let lowest = feet.radius * (1.0 - ctx.cos_slope);
+    let top = cast_ray_among(ctx.world, ctx.prims, &ahead, &-up, above - lowest);
     if !top.is_some_and(|(k, hit)| ctx.walkable(k, &hit.normal, &up)) {
         return None;
     }
-    trial.attempt(ctx, least, false, (contacts, hits))
+    trial.attempt(ctx, needed, false, (contacts, hits))
 }
 
 /// One step-offset attempt: what [`try_step_up`] tries, for a given forward distance.

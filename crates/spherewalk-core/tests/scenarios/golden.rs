@@ -27,9 +27,9 @@ use crate::common::*;
 use spherewalk_core::{GroundState, MotorSettings, MoveIntent, Point3, Quat, Real, Vec3};
 
 /// FNV-1a 64 of the flat walk ([`flat_walk_trace_is_unchanged`]).
-const FLAT_WALK_HASH: u64 = 0x471c_cae3_a2ad_c5dc;
+const FLAT_WALK_HASH: u64 = 0x5e93_1e68_bd69_5f45;
 /// FNV-1a 64 of the planet walk ([`planet_walk_trace_is_unchanged`]).
-const PLANET_WALK_HASH: u64 = 0xf4d9_bd00_da33_b12b;
+const PLANET_WALK_HASH: u64 = 0x6451_016b_40d4_9bba;
 
 /// Steps in each golden walk.
 const STEPS: u32 = 1000;
