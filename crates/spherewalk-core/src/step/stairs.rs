@@ -68,13 +68,16 @@ pub fn try_step_up(
     let feet = ctx.motor.stack.feet();
     let least = feet.radius * (1.0 - settings.slope_limit.sin()) + settings.skin_width;
     let facing = blocked_by.map_or(0.0, |n| -n.dot(&dir));
+    // Stopped at once (the plain move got under a quarter of the way) or by a face within 60
+    // degrees of head-on: the retry goes `least` past the stop, further when oblique.
+    let stopped = trial.plain <= 0.25 * forward;
     let needed = if facing >= HEAD_ON {
         trial.plain.max(0.0) + least / facing
     } else {
         least
     };
     let step = trial.attempt(ctx, forward, forward < needed, (&mut *contacts, &mut *hits));
-    if step.is_some() || forward >= needed || facing < HEAD_ON {
+    if step.is_some() || forward >= needed || !(stopped || facing >= HEAD_ON) {
         return step;
     }
     // A cheap look first: a walkable top just past the feet, within the step height and above
