@@ -16,6 +16,17 @@ fn staircase(frame: Frame, rise: Real, count: usize) -> Scene {
     scene
 }
 
+/// The standard character settled on the floor 2 m before the first riser of `staircase`.
+fn at_the_foot(frame: Frame, rise: Real, count: usize) -> Runner {
+    let mut r = Runner::new(
+        staircase(frame, rise, count),
+        capsule_motor(MotorSettings::default()),
+        Point3::new(-1.0, 0.0, 0.0),
+    );
+    r.settle(5);
+    r
+}
+
 fn feet_centre_height(r: &Runner) -> Real {
     r.feet_centre().y
 }
@@ -23,13 +34,7 @@ fn feet_centre_height(r: &Runner) -> Real {
 #[test]
 fn climbs_0_3_m_stairs_with_0_35_m_step_height() {
     for frame in Frame::all() {
-        let scene = staircase(frame, 0.3, 5);
-        let mut r = Runner::new(
-            scene,
-            capsule_motor(MotorSettings::default()),
-            Point3::new(-1.0, 0.0, 0.0),
-        );
-        r.settle(5);
+        let mut r = at_the_foot(frame, 0.3, 5);
         let mut step_offsets = 0;
         for _ in 0..150 {
             let report = r.step(Vec3::new(3.0, 0.0, 0.0));
@@ -63,13 +68,7 @@ fn climbs_0_3_m_stairs_with_0_35_m_step_height() {
 #[test]
 fn blocked_by_0_4_m_step_with_0_35_m_step_height() {
     for frame in Frame::all() {
-        let scene = staircase(frame, 0.4, 3);
-        let mut r = Runner::new(
-            scene,
-            capsule_motor(MotorSettings::default()),
-            Point3::new(-1.0, 0.0, 0.0),
-        );
-        r.settle(5);
+        let mut r = at_the_foot(frame, 0.4, 3);
         r.run(120, Vec3::new(3.0, 0.0, 0.0));
         // Pressed against the first riser (x = 1): the axis is one radius (0.3 m) short of it.
         assert_abs_diff_eq!(r.feet_centre().x, 0.7, epsilon = 1e-3);
@@ -108,13 +107,7 @@ fn walks_down_stairs_without_leaving_the_ground() {
 #[test]
 fn a_riser_met_late_in_the_move_is_climbed_in_the_same_step() {
     for frame in Frame::all() {
-        let scene = staircase(frame, 0.3, 5);
-        let mut r = Runner::new(
-            scene,
-            capsule_motor(MotorSettings::default()),
-            Point3::new(-1.0, 0.0, 0.0),
-        );
-        r.settle(5);
+        let mut r = at_the_foot(frame, 0.3, 5);
         let speed = 4.0;
         let mut risers = 0;
         while r.local().x < 2.5 && r.steps < 200 {
