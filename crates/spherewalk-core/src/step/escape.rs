@@ -29,12 +29,11 @@ pub(super) struct Rise {
 }
 
 /// The least rise along `up` (m) that clears every contact of the stack at `pose`, in rounds:
-/// each finds the contacts still overlapping, the exact height at which each is left (the
-/// distance along a vertical line to a convex piece grows monotonically once it starts to),
-/// and rises to the last of them, after checking by sphere casts that the rise crosses
-/// nothing it was not already inside. `None` when rising cannot clear them: a contact faces
-/// sideways or down, the rise would cross another primitive, or more than the stack's own
-/// height is needed. A rise that would leave the gathered region stops at its edge
+/// each finds the contacts still overlapping, the height at which each is left (see
+/// [`Pair::exit`]), and rises to the last of them, after checking by sphere casts that the
+/// rise crosses nothing it was not already inside. `None` when rising cannot clear them: a
+/// piece lies above a sphere, the rise would cross another primitive, or more than the stack's
+/// own height is needed. A rise that would leave the gathered region stops at its edge
 /// ([`Rise::partial`]). `motion` is the displacement that led to `pose` (see
 /// [`crate::Primitive::holds`]).
 pub(super) fn rise_out(
@@ -49,7 +48,7 @@ pub(super) fn rise_out(
     // Exits further than the stack's own height are refused; a rise past the gathered region
     // stops at its edge.
     let cap = ctx.motor.stack.height();
-    let room = cap.min(room_above(ctx, ctx.bounds.as_ref(), pose, &up));
+    let room = cap.min(room_above(ctx, pose, &up));
     let mut height: Real = 0.0;
     for _ in 0..MAX_ROUNDS {
         let mut exit = height;
@@ -99,8 +98,8 @@ struct Pair<'a> {
 }
 
 impl Pair<'_> {
-    /// Penetration (m, > 0 overlapping) of the sphere centred at `centre`; `None` when apart
-    /// or when a one-sided face does not hold it.
+    /// Penetration (m, > 0 overlapping) of the sphere centred at `centre`; 0 when apart or
+    /// when a one-sided face does not hold it.
     fn depth(&self, ctx: &StepContext<'_>, centre: &Point3) -> Real {
         match ctx.world.primitive_closest(self.prim, centre, self.radius) {
             Some(sp) if self.prim.holds(&sp, &self.from) => self.radius - sp.distance,
@@ -160,10 +159,10 @@ impl Pair<'_> {
     }
 }
 
-/// Most the stack may rise (m, along `up`) and stay inside `bounds`, the region whose
-/// primitives were gathered; unbounded without one.
-fn room_above(ctx: &StepContext<'_>, bounds: Option<&Aabb>, pose: &Pose, up: &UnitVec3) -> Real {
-    let Some(bounds) = bounds else {
+/// Most the stack may rise (m, along `up`) and stay inside [`StepContext::bounds`], the region
+/// whose primitives were gathered; unbounded without one.
+fn room_above(ctx: &StepContext<'_>, pose: &Pose, up: &UnitVec3) -> Real {
+    let Some(bounds) = ctx.bounds.as_ref() else {
         return Real::INFINITY;
     };
     let mut room = Real::INFINITY;
