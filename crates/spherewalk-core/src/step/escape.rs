@@ -3,7 +3,7 @@
 //! that clears every contact, if rising alone can clear them.
 
 use super::StepContext;
-use super::pushback::collect_contacts;
+use super::contacts::collect_contacts;
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::world::{Primitive, SurfacePoint};

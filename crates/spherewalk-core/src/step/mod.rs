@@ -1,5 +1,6 @@
 //! The motor step: movement -> pushback -> resolution, in any up frame.
 
+mod contacts;
 mod escape;
 mod frame;
 mod ground;

@@ -1,14 +1,14 @@
 //! Phase 2: closest-point pushback of every sphere out of the geometry.
 
 use super::StepContext;
+use super::contacts::collect_contacts;
 use super::escape::{free_length, rise_out};
 use super::solver::{Constraint, clip_velocity, solve_push};
 use crate::contact::Hit;
-use crate::math::{Point3, Real, UnitVec3, Vec3};
+use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::world::SurfacePoint;
 use crate::world::query::deepest_among;
-use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use std::cell::Cell;
 
 /// Below this horizontal length (of a unit normal) a contact is treated as flat and never
@@ -424,37 +424,6 @@ fn constraint(
         steep: true,
         ..base
     }
-}
-
-/// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
-/// point, deepest first (ties by index, so the order is deterministic). `from` is where the
-/// sphere's centre started its move (see [`crate::Primitive::holds`]).
-// NOTE: always inlined: called out of line from its three callers, it cost the planet step
-// bench about 5 %.
-#[inline(always)]
-pub(super) fn collect_contacts(
-    ctx: &StepContext<'_>,
-    centre: &Point3,
-    from: &Point3,
-    radius: Real,
-    tol: Real,
-    out: &mut Vec<(usize, SurfacePoint)>,
-) {
-    out.clear();
-    let r = Vec3::repeat(radius);
-    let bounds = Aabb::new(centre - r, centre + r);
-    for (k, prim) in ctx.prims.iter().enumerate() {
-        if !prim.aabb.intersects(&bounds) {
-            continue;
-        }
-        if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius)
-            && radius - sp.distance > tol
-            && prim.holds(&sp, from)
-        {
-            out.push((k, sp));
-        }
-    }
-    out.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
 }
 
 /// Deepest penetration (m, >= 0) of any sphere of the stack at `pose` into the step's

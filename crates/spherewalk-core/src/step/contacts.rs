@@ -1,0 +1,37 @@
+//! Contact collection for one sphere: the leaf that pushback and the wedge escape share.
+
+use super::StepContext;
+use crate::math::{Point3, Real, Vec3};
+use crate::world::SurfacePoint;
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
+
+/// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
+/// point, deepest first (ties by index, so the order is deterministic). `from` is where the
+/// sphere's centre started its move (see [`crate::Primitive::holds`]).
+// NOTE: always inlined: called out of line from its three callers, it cost the planet step
+// bench about 5 %.
+#[inline(always)]
+pub(super) fn collect_contacts(
+    ctx: &StepContext<'_>,
+    centre: &Point3,
+    from: &Point3,
+    radius: Real,
+    tol: Real,
+    out: &mut Vec<(usize, SurfacePoint)>,
+) {
+    out.clear();
+    let r = Vec3::repeat(radius);
+    let bounds = Aabb::new(centre - r, centre + r);
+    for (k, prim) in ctx.prims.iter().enumerate() {
+        if !prim.aabb.intersects(&bounds) {
+            continue;
+        }
+        if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius)
+            && radius - sp.distance > tol
+            && prim.holds(&sp, from)
+        {
+            out.push((k, sp));
+        }
+    }
+    out.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
+}
