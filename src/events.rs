@@ -34,19 +34,22 @@ pub enum EventKind {
 /// One event of one character.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Event {
+    /// The fixed step that produced it (0-based, [`crate::Sim::steps`] before that step).
+    pub step: u64,
     /// The character.
     pub entity: Entity,
     /// What happened.
     pub kind: EventKind,
 }
 
-/// Appends the events of every character's last step to `out`, ordered by entity id, then
-/// landed / left ground / jumped / stepped up / hits in contact order.
-pub fn collect_events(world: &World, out: &mut Vec<Event>) {
+/// Appends the events of every character's last step, fixed step number `step`, to `out`,
+/// ordered by entity id, then landed / left ground / jumped / stepped up / hits in contact
+/// order.
+pub fn collect_events(world: &World, step: u64, out: &mut Vec<Event>) {
     let start = out.len();
     for (entity, last) in world.query::<(Entity, &LastStep)>().iter() {
         let r = &last.0;
-        let mut push = |kind| out.push(Event { entity, kind });
+        let mut push = |kind| out.push(Event { step, entity, kind });
         if r.landed {
             push(EventKind::Landed);
         }

@@ -19,6 +19,10 @@ use thiserror::Error;
 /// Layer bit of characters' body colliders: a [`QueryFilter`] without it ignores characters.
 pub const CHARACTER_LAYER: u32 = 1 << 31;
 
+/// Most events a [`Sim`] keeps waiting to be drained; beyond it the oldest are dropped and
+/// counted ([`Sim::events_dropped`]), so a game that never drains stays within bounded memory.
+pub const MAX_PENDING_EVENTS: usize = 1 << 16;
+
 /// Where a character's intent comes from.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Input {
@@ -106,6 +110,7 @@ pub struct Sim {
     clock: FixedStep,
     steps: u64,
     events: Vec<Event>,
+    events_dropped: u64,
     names: BTreeMap<ColliderId, String>,
 }
 
@@ -122,6 +127,7 @@ impl Sim {
             clock: FixedStep::new(dt)?,
             steps: 0,
             events: Vec::new(),
+            events_dropped: 0,
             names: BTreeMap::new(),
         })
     }
@@ -141,9 +147,23 @@ impl Sim {
         self.steps as f64 * f64::from(self.clock.dt())
     }
 
-    /// The events of the last step, ordered by entity.
+    /// The events not drained yet, oldest step first (within a step ordered by entity).
+    /// Events accumulate over however many steps [`Sim::advance`] runs, until the game takes
+    /// them with [`Sim::drain_events`]: read once per frame, each is seen exactly once at any
+    /// frame rate.
     pub fn events(&self) -> &[Event] {
         &self.events
+    }
+
+    /// Takes every pending event, oldest first, leaving none.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, Event> {
+        self.events.drain(..)
+    }
+
+    /// Events dropped because more than [`MAX_PENDING_EVENTS`] were waiting (the oldest go
+    /// first). Zero for a game that drains every frame.
+    pub fn events_dropped(&self) -> u64 {
+        self.events_dropped
     }
 
     /// Names a collider (traces report the ground stood on by this name). Scene loading
@@ -251,8 +271,8 @@ impl Sim {
         Ok(self.world.spawn(builder.build()))
     }
 
-    /// Runs one fixed step of every system, in order (see [`crate::systems`]), and gathers
-    /// the step's events.
+    /// Runs one fixed step of every system, in order (see [`crate::systems`]), and appends the
+    /// step's events to the pending ones ([`Sim::events`]).
     pub fn step(&mut self) {
         let dt = self.clock.dt();
         systems::move_platforms(&mut self.world, &mut self.collision, dt);
@@ -263,8 +283,12 @@ impl Sim {
         systems::sync_bodies(&self.world, &mut self.collision);
         systems::step_characters(&mut self.world, &self.collision, dt, self.parallel);
         systems::separate_characters(&mut self.world, &mut self.collision, self.parallel);
-        self.events.clear();
-        collect_events(&self.world, &mut self.events);
+        collect_events(&self.world, self.steps, &mut self.events);
+        if self.events.len() > MAX_PENDING_EVENTS {
+            let excess = self.events.len() - MAX_PENDING_EVENTS;
+            self.events.drain(..excess);
+            self.events_dropped += excess as u64;
+        }
         self.steps += 1;
     }
 

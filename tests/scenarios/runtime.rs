@@ -109,8 +109,7 @@ fn jumps_from_one_planet_into_the_field_of_another_and_lands_standing_on_it() {
     for k in 0..300 {
         sim.step();
         let landed = sim
-            .events()
-            .iter()
+            .drain_events()
             .any(|ev| ev.entity == e && ev.kind == EventKind::Landed);
         if landed && k > 40 {
             landed_at.get_or_insert(k);
@@ -328,8 +327,7 @@ fn events_report_landing_stepping_up_hitting_and_leaving_the_ground() {
     for _ in 0..300 {
         sim.step();
         seen.extend(
-            sim.events()
-                .iter()
+            sim.drain_events()
                 .filter(|ev| ev.entity == e)
                 .map(|ev| ev.kind),
         );
@@ -455,4 +453,101 @@ fn wanderers_on_a_planet_stay_on_it_and_apart() {
             assert!(d > 0.59, "{d}");
         }
     }
+}
+
+/// A scripted character jumping 9 times in 6 s, its events read once per frame after
+/// `Sim::advance` at 30, 60, 144 and 240 fps: each event is seen exactly once, in the order of
+/// a reference run that drains after every fixed step. (Before events accumulated, a game
+/// reading once per frame saw 0 of the 9 jumps at 30 fps, 22 at 144 and 36 at 240.)
+#[test]
+fn events_are_seen_exactly_once_at_any_frame_rate() {
+    let jumper = |sim: &mut Sim| {
+        // Jump at 2.5 m/s (29 steps in the air), then wait 0.6 s: a cycle of 37 steps. The
+        // first jump waits a cycle for the ground (a fresh character is airborne): 9 jumps in
+        // the 360 steps of 6 s.
+        let commands = vec![Command::Jump { speed: 2.5 }, Command::Wait { seconds: 0.6 }];
+        let mut desc = CharacterDesc::new("jumper", capsule(), Pose::new(Point3::origin()));
+        desc.input = Input::Script(Script::new(commands, true));
+        sim.spawn_character(desc).expect("spawn")
+    };
+    let jumps = |events: &[spherewalk::Event]| {
+        events
+            .iter()
+            .filter(|e| e.kind == EventKind::Jumped)
+            .count()
+    };
+    for fps in [30u32, 60, 144, 240] {
+        let mut sim = floor_sim();
+        jumper(&mut sim);
+        let mut seen = Vec::new();
+        for _ in 0..6 * fps {
+            sim.advance(1.0 / fps as Real);
+            seen.extend(sim.drain_events());
+        }
+        // The reference: as many fixed steps, drained after each one.
+        let mut reference = floor_sim();
+        jumper(&mut reference);
+        let mut expected = Vec::new();
+        for _ in 0..sim.steps() {
+            reference.step();
+            expected.extend(reference.drain_events());
+        }
+        // Six seconds of frames are 360 fixed steps, give or take one to f32 frame times.
+        assert!(
+            sim.steps().abs_diff(360) <= 1,
+            "{fps} fps: {} steps",
+            sim.steps()
+        );
+        assert_eq!(
+            jumps(&expected),
+            9,
+            "{fps} fps: the script jumps 9 times in 6 s"
+        );
+        assert_eq!(jumps(&seen), 9, "{fps} fps");
+        assert_eq!(
+            seen, expected,
+            "{fps} fps: events differ from the per-step reference"
+        );
+        assert!(sim.events().is_empty() && sim.events_dropped() == 0);
+    }
+}
+
+/// A game that never drains keeps at most `MAX_PENDING_EVENTS` events: the oldest are dropped
+/// and counted.
+#[test]
+fn undrained_events_stay_bounded() {
+    let mut sim = floor_sim();
+    // 3000 characters walking into nothing still land once each; hits make many more.
+    let mut world = CollisionWorld::new();
+    world
+        .insert(
+            ColliderDesc::new(SharedShape::cuboid(200.0, 0.5, 200.0)).translation(0.0, -0.5, 0.0),
+        )
+        .expect("floor");
+    sim.collision = world;
+    let script = Script::new(vec![Command::Jump { speed: 1.0 }], true);
+    for k in 0..400 {
+        let (x, z) = ((k % 20) as Real * 2.0, (k / 20) as Real * 2.0);
+        let mut desc = CharacterDesc::new("j", capsule(), Pose::new(Point3::new(x, 0.0, z)));
+        desc.input = Input::Script(script.clone());
+        sim.spawn_character(desc).expect("spawn");
+    }
+    let mut total = 0u64;
+    for _ in 0..600 {
+        let before = sim.events().len() as u64 + sim.events_dropped();
+        sim.step();
+        total += sim.events().len() as u64 + sim.events_dropped() - before;
+        assert!(sim.events().len() <= spherewalk::MAX_PENDING_EVENTS);
+    }
+    // Every jump, lift-off and landing was counted: kept plus dropped.
+    assert!(
+        total > spherewalk::MAX_PENDING_EVENTS as u64,
+        "{total} events"
+    );
+    assert_eq!(sim.events().len(), spherewalk::MAX_PENDING_EVENTS);
+    assert_eq!(
+        sim.events().len() as u64 + sim.events_dropped(),
+        total,
+        "kept + dropped = produced"
+    );
 }
