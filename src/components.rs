@@ -77,10 +77,13 @@ pub enum PlatformMotion {
         /// Duration of one back-and-forth (s, > 0).
         period: Real,
     },
+    /// Moved by game code: each step it goes to the pose last given to
+    /// [`crate::Sim::drive_platform`], and stays put when none was given.
+    Driven,
 }
 
-/// A kinematic platform: a collider moved by [`crate::systems::move_platforms`] that carries
-/// the characters standing on it.
+/// A kinematic platform: a collider moved by [`crate::systems::move_platforms`], which sets
+/// the collider's velocities to match; the motor carries the characters standing on it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Platform {
     /// The collider moved.
@@ -91,6 +94,10 @@ pub struct Platform {
     pub start: Iso,
     /// Time since the start (s).
     pub time: f64,
+    /// Its pose now (world).
+    pub pose: Iso,
+    /// Where game code asked a [`PlatformMotion::Driven`] platform to be at the next step.
+    pub target: Option<Iso>,
     /// Its motion over the last step: new pose times old pose inverse (world).
     pub delta: Iso,
 }
@@ -103,13 +110,16 @@ impl Platform {
             motion,
             start,
             time: 0.0,
+            pose: start,
+            target: None,
             delta: Iso::identity(),
         }
     }
 
-    /// The pose (world) at `time` seconds after the start.
+    /// The pose (world) at `time` seconds after the start; a driven platform's current pose.
     pub fn pose_at(&self, time: f64) -> Iso {
         match self.motion {
+            PlatformMotion::Driven => self.pose,
             PlatformMotion::Rotate { axis, rate } => {
                 // f64 time keeps long runs exact; the angle wraps before going to f32.
                 let angle = (time * f64::from(rate)).rem_euclid(std::f64::consts::TAU) as Real;

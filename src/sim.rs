@@ -10,8 +10,9 @@ use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, GravityError, GravityField, Motor, MotorSettings,
-    MotorState, MoveIntent, Pose, QueryFilter, Real, SettingsError, SphereStack, WorldError,
+    ColliderDesc, ColliderId, CollisionWorld, GravityError, GravityField, Iso, Motor,
+    MotorSettings, MotorState, MoveIntent, Pose, QueryFilter, Real, SettingsError, SphereStack,
+    WorldError,
 };
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -93,6 +94,12 @@ pub enum SpawnError {
     /// A platform's motion is out of range (non-finite numbers, period <= 0).
     #[error("platform motion is out of range: {0:?}")]
     BadMotion(PlatformMotion),
+    /// [`Sim::drive_platform`] was given an entity that is not a driven platform.
+    #[error("the entity is not a platform with PlatformMotion::Driven")]
+    NotDriven,
+    /// [`Sim::drive_platform`] was given a pose holding NaN or infinity.
+    #[error("a platform pose must be finite")]
+    NonFinitePlatformPose,
 }
 
 /// The runtime: a hecs world of characters, platforms and gravity fields, the collision world
@@ -210,6 +217,7 @@ impl Sim {
             PlatformMotion::Oscillate { offset, period } => {
                 period.is_finite() && period > 0.0 && offset.iter().all(|c| c.is_finite())
             }
+            PlatformMotion::Driven => true,
         };
         if !ok {
             return Err(SpawnError::BadMotion(motion));
@@ -217,6 +225,29 @@ impl Sim {
         let start = desc.pose;
         let collider = self.collision.insert(desc)?;
         Ok(self.world.spawn((Platform::new(collider, motion, start),)))
+    }
+
+    /// Asks the driven platform `entity` (added with [`PlatformMotion::Driven`]) to be at `pose`
+    /// (world) after the next step. The step moves it there and sets its collider's velocities
+    /// to that motion over the step, so the characters standing on it are carried along (and
+    /// keep its velocity when they leave it).
+    ///
+    /// # Errors
+    /// [`SpawnError::NotDriven`] for an entity that is not a driven platform,
+    /// [`SpawnError::NonFinitePlatformPose`] for a pose holding NaN or infinity.
+    pub fn drive_platform(&mut self, entity: Entity, pose: Iso) -> Result<(), SpawnError> {
+        let finite = pose.translation.vector.iter().all(|c| c.is_finite())
+            && pose.rotation.coords.iter().all(|c| c.is_finite());
+        if !finite {
+            return Err(SpawnError::NonFinitePlatformPose);
+        }
+        match self.world.get::<&mut Platform>(entity) {
+            Ok(mut p) if p.motion == PlatformMotion::Driven => {
+                p.target = Some(pose);
+                Ok(())
+            }
+            _ => Err(SpawnError::NotDriven),
+        }
     }
 
     /// Spawns a character: validates its settings, inserts its body collider (when solid) and

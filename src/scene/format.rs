@@ -641,6 +641,8 @@ pub struct SettingsDesc {
     pub air_acceleration: Option<Real>,
     /// Fastest push out of an overlap (m/s); unlimited when left out.
     pub penetration_recovery_speed: Option<Real>,
+    /// Keep the ground's velocity on leaving it (default true).
+    pub keep_ground_velocity: Option<bool>,
 }
 
 impl SettingsDesc {
@@ -673,6 +675,9 @@ impl SettingsDesc {
         );
         set(&mut s.air_acceleration, self.air_acceleration);
         s.penetration_recovery_speed = self.penetration_recovery_speed;
+        if let Some(keep) = self.keep_ground_velocity {
+            s.keep_ground_velocity = keep;
+        }
         if let Some(n) = self.max_pushback_iterations {
             s.max_pushback_iterations = n;
         }
@@ -1028,6 +1033,8 @@ pub enum MotionDesc {
         /// Seconds per back-and-forth.
         period: Real,
     },
+    /// Moved by game code through `Sim::drive_platform`; stays put until then.
+    Driven,
 }
 
 /// A platform as written.
@@ -1084,6 +1091,7 @@ impl TryFrom<PlatformDescRon> for PlatformItem {
                     period,
                 }
             }
+            MotionDesc::Driven => PlatformMotion::Driven,
         };
         Ok(Self {
             shape: d.shape.shape().map_err(err)?,

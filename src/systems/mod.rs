@@ -1,7 +1,8 @@
 //! Systems: plain functions over the hecs [`hecs::World`] and the collision world, run in a
 //! fixed order by [`crate::Sim::step`]:
 //!
-//! 1. [`move_platforms`] — kinematic platforms move and record their step's motion;
+//! 1. [`move_platforms`] — kinematic platforms move and set their colliders' velocities, which
+//!    the motor step carries their riders by;
 //! 2. [`script_intents`], [`wander_intents`], [`player_intents`] — inputs write `MoveIntent`;
 //! 3. [`apply_stances`] — crouch / stand up (only where the standing stack fits);
 //! 4. [`sync_bodies`] — every character's body collider moves to its pose;
@@ -16,7 +17,7 @@ mod stance;
 
 pub use intent::{player_intents, script_intents, wander_intents};
 pub use motor::{body_pose, gravity_fields, step_characters, sync_bodies};
-pub use platforms::{carry, move_platforms, platform_deltas};
+pub use platforms::{move_platforms, velocities};
 pub use separate::separate_characters;
 pub use stance::{apply_stances, body_shape};
 

@@ -1,9 +1,8 @@
 //! The motor system: every character takes one [`Motor::step`] under the gravity at its
-//! place, carried first by the platform it stands on. Serial or parallel (feature `parallel`)
-//! with bit-identical results: each character reads only the shared collision world and
-//! writes only its own components.
+//! place (the step itself carries it with the collider it stands on). Serial or parallel
+//! (feature `parallel`) with bit-identical results: each character reads only the shared
+//! collision world and writes only its own components.
 
-use super::platforms::{carry, platform_deltas};
 use crate::components::{Body, Character, LastStep, PreviousPose};
 use hecs::World;
 use spherewalk_core::na::Translation3;
@@ -58,17 +57,14 @@ type Item<'a> = (
     &'a mut LastStep,
 );
 
-/// Steps every character by `dt` seconds: remembers the previous pose, applies the carry of
-/// the platform stood on, then runs the motor under the gravity at the middle of its stack.
+/// Steps every character by `dt` seconds: remembers the previous pose, then runs the motor
+/// under the gravity at the middle of its stack.
 pub fn step_characters(world: &mut World, collision: &CollisionWorld, dt: Real, parallel: bool) {
     let fields = gravity_fields(world);
-    let mut deltas = Vec::new();
-    platform_deltas(world, &mut deltas);
     let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
     let step_one = |item: &mut Item<'_>| {
         let (character, pose, previous, state, intent, last) = item;
         previous.0 = **pose;
-        carry(&deltas, pose, state);
         let middle = pose.centre_at(0.5 * character.motor.stack().height());
         let input = StepInput::new(**intent, fields.at(&middle), dt);
         character

@@ -5,5 +5,6 @@
 //! `cargo test --workspace` runs both binaries.
 
 mod generate;
+mod platforms;
 mod runtime;
 mod scenes;

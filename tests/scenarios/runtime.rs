@@ -12,12 +12,12 @@ use spherewalk::{
 
 const DT: Real = 1.0 / 60.0;
 
-fn capsule() -> SphereStack {
+pub(crate) fn capsule() -> SphereStack {
     SphereStack::capsule(1.8, 0.3, 3).expect("valid capsule")
 }
 
 /// A 40 m floor with its top at y = 0, under uniform gravity.
-fn floor_sim() -> Sim {
+pub(crate) fn floor_sim() -> Sim {
     let mut world = CollisionWorld::new();
     let floor = ColliderDesc::new(SharedShape::cuboid(20.0, 0.5, 20.0)).translation(0.0, -0.5, 0.0);
     world.insert(floor).expect("floor");

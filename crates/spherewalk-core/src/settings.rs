@@ -57,6 +57,11 @@ pub struct MotorSettings {
     /// popping out in one step. Each pushback pass moves at most its own motion's length plus
     /// `penetration_recovery_speed * dt`. `None` (the default): resolved at once.
     pub penetration_recovery_speed: Option<Real>,
+    /// Whether a character that leaves the ground (jumps, walks or is thrown off) keeps the
+    /// velocity the ground carried it at (a moving platform's, a conveyor's). `true` (the
+    /// default): a jump off a ferry flies on with the ferry; `false`: it leaves with its own
+    /// velocity only.
+    pub keep_ground_velocity: bool,
 }
 
 impl Default for MotorSettings {
@@ -76,6 +81,7 @@ impl Default for MotorSettings {
             air_acceleration: 20.0,
             up_frame: UpFrame::Gravity,
             penetration_recovery_speed: None,
+            keep_ground_velocity: true,
         }
     }
 }

@@ -422,8 +422,9 @@ impl Motor {
             GroundState::Airborne if moved.touched => GroundState::Touching,
             g => g,
         };
-        if ground == GroundState::Grounded {
-            // The belt's velocity is the ground's, not the character's own.
+        if ground == GroundState::Grounded || !self.settings.keep_ground_velocity {
+            // The ground's velocity is not the character's own: it is carried again next step
+            // while grounded, and kept on leaving only when the settings say so.
             velocity -= moved.carried;
         }
         report.ground = ground;

@@ -1,0 +1,207 @@
+//! Kinematic platforms in the runtime: moved by a motion or by game code each step, they set
+//! their colliders' velocities, and the motor carries the characters standing on them.
+
+use crate::runtime::{capsule, floor_sim};
+use approx::assert_abs_diff_eq;
+use spherewalk::components::PlatformMotion;
+use spherewalk::hecs::Entity;
+use spherewalk::input::{Command, Script};
+use spherewalk::parry3d::shape::SharedShape;
+use spherewalk::{
+    CharacterDesc, ColliderDesc, EventKind, GroundState, Input, Iso, MotorSettings, MotorState,
+    Point3, Pose, Quat, Real, Sim, UpFrame, Vec3,
+};
+
+const DT: Real = 1.0 / 60.0;
+
+fn pose_of(sim: &Sim, e: Entity) -> Pose {
+    *sim.world.get::<&Pose>(e).expect("character")
+}
+
+fn ground_of(sim: &Sim, e: Entity) -> GroundState {
+    sim.world.get::<&MotorState>(e).expect("character").ground
+}
+
+/// A driven box platform of half extents `half` at `at`.
+fn driven(sim: &mut Sim, half: [Real; 3], at: Iso) -> Entity {
+    let desc = ColliderDesc::new(SharedShape::cuboid(half[0], half[1], half[2])).pose(at);
+    sim.add_platform(desc, PlatformMotion::Driven)
+        .expect("platform")
+}
+
+fn rider(sim: &mut Sim, at: Point3, settings: MotorSettings, input: Input) -> Entity {
+    let mut desc = CharacterDesc::new("rider", capsule(), Pose::new(at));
+    desc.settings = settings;
+    desc.input = input;
+    sim.spawn_character(desc).expect("spawn")
+}
+
+/// A seesaw (6 m x 2 m, top at y = 1.1) that game code tilts about its centre from level to
+/// 15 degrees over 1 s, then holds. A `Gravity` rider stays upright and where it stood on the
+/// board; a `Surface` rider tilts with the board. Both stay grounded on it throughout.
+#[test]
+fn a_seesaw_tilted_by_game_code_tilts_a_surface_rider_and_carries_an_upright_one() {
+    for up_frame in [UpFrame::Gravity, UpFrame::Surface] {
+        let mut sim = floor_sim();
+        let centre = Vec3::new(0.0, 1.0, 0.0);
+        let board = driven(&mut sim, [3.0, 0.1, 1.0], Iso::translation(0.0, 1.0, 0.0));
+        let settings = MotorSettings {
+            up_frame,
+            ..MotorSettings::default()
+        };
+        // On the rising end, 1.5 m from the pivot.
+        let e = rider(&mut sim, Point3::new(1.5, 1.1, 0.0), settings, Input::None);
+        for _ in 0..10 {
+            sim.step();
+        }
+        let tilt_at = |step: u32| 15f32.to_radians() * (step as Real / 60.0).min(1.0);
+        for step in 1..=120 {
+            let rot = Quat::from_axis_angle(&Vec3::z_axis(), tilt_at(step));
+            sim.drive_platform(board, Iso::from_parts(centre.into(), rot))
+                .expect("driven");
+            sim.step();
+            let pose = pose_of(&sim, e);
+            assert_eq!(
+                ground_of(&sim, e),
+                GroundState::Grounded,
+                "{up_frame:?} step {step}"
+            );
+            // Where it stands in the board's frame: still 1.5 m out on its top (2 cm: the
+            // carry follows the arc exactly; the clamp settles the feet on the top face).
+            let local: Vec3 = rot.inverse() * (pose.position.coords - centre);
+            assert_abs_diff_eq!(local, Vec3::new(1.5, 0.1, 0.0), epsilon = 0.02);
+            if up_frame == UpFrame::Gravity {
+                // Upright: gravity decides up, the board's tilt does not (1e-5: f32).
+                assert_abs_diff_eq!(pose.up().into_inner(), Vec3::y(), epsilon = 1e-5);
+            }
+        }
+        if up_frame == UpFrame::Surface {
+            // A second after the tilt stopped, up is the board's normal (1e-3 rad: the turn
+            // converges at 8 rad/s).
+            let normal = Quat::from_axis_angle(&Vec3::z_axis(), tilt_at(120)) * Vec3::y();
+            let angle = pose_of(&sim, e).up().angle(&normal);
+            assert!(angle < 1e-3, "up is {angle} rad off the board's normal");
+        }
+    }
+}
+
+/// A lift rising at 10 m/s for 1 s carries its rider up 10 m, grounded on its top every step.
+#[test]
+fn a_lift_at_10_m_s_carries_its_rider_without_losing_it() {
+    let mut sim = floor_sim();
+    let lift = driven(&mut sim, [1.0, 0.2, 1.0], Iso::translation(0.0, -0.2, 3.0));
+    let e = rider(
+        &mut sim,
+        Point3::new(0.0, 0.0, 3.0),
+        MotorSettings::default(),
+        Input::None,
+    );
+    sim.step();
+    for step in 1..=60 {
+        let top = 10.0 * step as Real * DT;
+        sim.drive_platform(lift, Iso::translation(0.0, top - 0.2, 3.0))
+            .expect("driven");
+        sim.step();
+        assert_eq!(ground_of(&sim, e), GroundState::Grounded, "step {step}");
+        // Feet on the lift's top (1e-3 m: f32 at 10 m and the probe's tolerance).
+        assert_abs_diff_eq!(pose_of(&sim, e).position.y, top, epsilon = 1e-3);
+    }
+}
+
+/// A wall moved by game code at 5 m/s into an idle character pushes it along the floor ahead
+/// of it, never letting it through.
+#[test]
+fn a_wall_at_5_m_s_pushes_an_idle_character_without_tunnelling() {
+    let mut sim = floor_sim();
+    // A 0.2 m thick wall, its front face starting at x = -1.
+    let wall = driven(&mut sim, [0.1, 1.0, 2.0], Iso::translation(-1.1, 1.0, 0.0));
+    let e = rider(
+        &mut sim,
+        Point3::origin(),
+        MotorSettings::default(),
+        Input::None,
+    );
+    sim.step();
+    let mut front: Real = -1.0;
+    for step in 1..=90 {
+        front += 5.0 * DT;
+        sim.drive_platform(wall, Iso::translation(front - 0.1, 1.0, 0.0))
+            .expect("driven");
+        sim.step();
+        let x = pose_of(&sim, e).position.x;
+        // The stack's axis is never nearer the front face than one radius (1 mm: pushback
+        // tolerance), i.e. never inside or behind the wall.
+        assert!(
+            x >= front + 0.3 - 1e-3,
+            "step {step}: axis {x}, wall front {front}"
+        );
+    }
+    // Pressed against the face at the end, not thrown ahead (1 cm: one step of 5 m/s is 8 cm).
+    assert_abs_diff_eq!(pose_of(&sim, e).position.x, front + 0.3, epsilon = 0.01);
+}
+
+/// A rider jumps off a ferry gliding at 3 m/s, and the ferry stops under it: in flight the
+/// rider keeps the ferry's 3 m/s and lands on the floor beyond it, as far as that speed times
+/// the flight predicts. With `keep_ground_velocity` off, it lands where it jumped.
+#[test]
+fn a_jump_off_a_moving_ferry_lands_where_the_inherited_speed_predicts() {
+    for keep in [true, false] {
+        let mut sim = floor_sim();
+        let ferry = driven(&mut sim, [1.5, 0.25, 1.5], Iso::translation(0.0, 0.25, 0.0));
+        let settings = MotorSettings {
+            keep_ground_velocity: keep,
+            ..MotorSettings::default()
+        };
+        let script = Script::new(
+            vec![Command::Wait { seconds: 1.0 }, Command::Jump { speed: 4.0 }],
+            false,
+        );
+        let e = rider(
+            &mut sim,
+            Point3::new(0.0, 0.5, 0.0),
+            settings,
+            Input::Script(script),
+        );
+        let mut x: Real = 0.0;
+        let (mut jumped, mut landed) = (None, None);
+        for step in 0..150 {
+            if jumped.is_none() {
+                x += 3.0 * DT;
+                sim.drive_platform(ferry, Iso::translation(x, 0.25, 0.0))
+                    .expect("driven");
+            }
+            sim.step();
+            let at = pose_of(&sim, e).position;
+            let kinds: Vec<EventKind> = sim
+                .drain_events()
+                .filter(|ev| ev.entity == e)
+                .map(|ev| ev.kind)
+                .collect();
+            for kind in kinds {
+                match kind {
+                    EventKind::Jumped => jumped = Some((step, at)),
+                    EventKind::Landed if jumped.is_some() => {
+                        landed.get_or_insert((step, at));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let (j_step, j_at) = jumped.expect("jumped");
+        let (l_step, l_at) = landed.expect("landed");
+        let flight = (l_step - j_step) as Real * DT;
+        let speed = (l_at.x - j_at.x) / flight;
+        if keep {
+            // Off the ferry's far end and onto the floor, at the ferry's speed in flight
+            // (0.05 m/s: the landing step's partial move, over a flight of about 0.9 s).
+            assert!(
+                l_at.y.abs() < 1e-3,
+                "landed on the floor, not the ferry: {l_at:?}"
+            );
+            assert_abs_diff_eq!(speed, 3.0, epsilon = 0.05);
+        } else {
+            // Straight up and down, back on the ferry where it stopped (1 mm).
+            assert_abs_diff_eq!(l_at.x, j_at.x, epsilon = 1e-3);
+        }
+    }
+}
