@@ -302,6 +302,26 @@ impl Sim {
         Ok(self.world.spawn(builder.build()))
     }
 
+    /// Removes a character or a platform with everything it put in the collision world (a
+    /// character's body collider, a platform's collider) and the names given to those; any
+    /// other entity (a gravity field) just goes. Entity and collider ids are generational: the
+    /// stale ones are refused from then on, never taken for a later entity or collider.
+    ///
+    /// # Errors
+    /// [`hecs::NoSuchEntity`] when `entity` is not (or no longer) in the world.
+    pub fn despawn(&mut self, entity: Entity) -> Result<(), hecs::NoSuchEntity> {
+        let body = self.world.get::<&Body>(entity).ok().map(|b| b.0);
+        let platform = self.world.get::<&Platform>(entity).ok().map(|p| p.collider);
+        self.world.despawn(entity)?;
+        for id in body.into_iter().chain(platform) {
+            // NOTE: the runtime inserted these and nothing else removes them; a game that
+            // removed one itself already did the work.
+            let _ = self.collision.remove(id);
+            self.names.remove(&id);
+        }
+        Ok(())
+    }
+
     /// Runs one fixed step of every system, in order (see [`crate::systems`]), and appends the
     /// step's events to the pending ones ([`Sim::events`]).
     pub fn step(&mut self) {

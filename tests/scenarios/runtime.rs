@@ -551,3 +551,82 @@ fn undrained_events_stay_bounded() {
         "kept + dropped = produced"
     );
 }
+
+/// Despawning a character removes its body from the collision world: a walker that was
+/// stopped by it walks on through where it stood, and in a crowd of wanderers nobody touches
+/// its collider again. Stale entity and collider ids are refused.
+#[test]
+fn a_despawned_character_is_gone_for_everyone() {
+    let mut sim = floor_sim();
+    let still = sim
+        .spawn_character(CharacterDesc::new(
+            "still",
+            capsule(),
+            Pose::new(Point3::origin()),
+        ))
+        .expect("spawn");
+    let walk = Script::new(
+        vec![Command::Walk {
+            forward: 2.0,
+            right: 0.0,
+            seconds: 10.0,
+            crouch: false,
+        }],
+        false,
+    );
+    // Three metres behind it (+Z), walking toward it (forward is -Z).
+    let mut desc = CharacterDesc::new("walker", capsule(), Pose::new(Point3::new(0.0, 0.0, 3.0)));
+    desc.input = Input::Script(walk);
+    let walker = sim.spawn_character(desc).expect("spawn");
+    // A crowd of wanderers around them.
+    for k in 0..40 {
+        let (x, z) = ((k % 8) as Real * 2.0 - 7.0, (k / 8) as Real * 2.0 - 12.0);
+        let mut desc = CharacterDesc::new("w", capsule(), Pose::new(Point3::new(x, 0.0, z)));
+        desc.input = Input::Wander(Wander::new(1.5, 1.0, k));
+        sim.spawn_character(desc).expect("spawn");
+    }
+    for _ in 0..90 {
+        sim.step();
+    }
+    // Stopped by the still one: the two axes are two radii apart (1 mm: separation pass).
+    assert_abs_diff_eq!(pose_of(&sim, walker).position.z, 0.6, epsilon = 1e-3);
+    let body = sim
+        .world
+        .get::<&spherewalk::components::Body>(still)
+        .expect("body")
+        .0;
+    let colliders = sim.collision.len();
+
+    sim.despawn(still).expect("present");
+    assert_eq!(sim.collision.len(), colliders - 1);
+    assert!(sim.collision.get(body).is_none());
+    assert!(sim.collider_name(body).is_none());
+    assert!(sim.despawn(still).is_err(), "a stale entity is refused");
+    assert!(sim.render_pose(still).is_none());
+    sim.drain_events();
+    for _ in 0..120 {
+        sim.step();
+        for ev in sim.drain_events() {
+            if let EventKind::Hit { collider, .. } = ev.kind {
+                assert_ne!(collider, body, "something bumped into the despawned body");
+            }
+        }
+    }
+    // The walker went on through: 2 s at 2 m/s from z = 0.6 (5 cm: it starts from rest).
+    assert_abs_diff_eq!(pose_of(&sim, walker).position.z, 0.6 - 4.0, epsilon = 0.05);
+    // A new character's body may take the freed slot, under another id.
+    let newcomer = sim
+        .spawn_character(CharacterDesc::new(
+            "new",
+            capsule(),
+            Pose::new(Point3::new(5.0, 0.0, 5.0)),
+        ))
+        .expect("spawn");
+    let new_body = sim
+        .world
+        .get::<&spherewalk::components::Body>(newcomer)
+        .expect("body")
+        .0;
+    assert_ne!(new_body, body);
+    assert!(sim.collision.get(body).is_none());
+}

@@ -6,10 +6,34 @@
 
 use crate::math::{Point3, Real, UnitVec3};
 
-/// Identifier of a collider in a [`crate::CollisionWorld`], stable for the world's lifetime.
+/// Identifier of a collider in a [`crate::CollisionWorld`]: a slot index and the generation of
+/// that slot. Removing a collider retires its id for good: the slot may be reused, under a new
+/// generation, so a stale id is refused ([`crate::WorldError::UnknownCollider`]) and never
+/// addresses another collider. Ids order by index, then generation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ColliderId(pub u32);
+pub struct ColliderId {
+    index: u32,
+    generation: u32,
+}
+
+impl ColliderId {
+    /// The id of slot `index` in its `generation` (for storing ids outside the world; the
+    /// world refuses ids it did not hand out).
+    pub const fn new(index: u32, generation: u32) -> Self {
+        Self { index, generation }
+    }
+
+    /// The slot index.
+    pub const fn index(self) -> u32 {
+        self.index
+    }
+
+    /// How many colliders used the slot before this one.
+    pub const fn generation(self) -> u32 {
+        self.generation
+    }
+}
 
 /// Where the character stands after a step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -167,9 +167,12 @@ pub enum WorldError {
         /// Upper corner of the computed box (m, world).
         maxs: [Real; 3],
     },
-    /// No collider with this id exists.
+    /// No collider with this id exists: never handed out, or removed (a stale id).
     #[error("no collider with id {0:?}")]
     UnknownCollider(ColliderId),
+    /// The world holds as many colliders as a `u32` slot index can name.
+    #[error("the collision world is full")]
+    Full,
 }
 
 /// Static and kinematic colliders (any parry3d shape) indexed by a BVH, with the queries the
@@ -178,9 +181,19 @@ pub enum WorldError {
 /// All positions are in the world frame (m).
 #[derive(Clone, Default)]
 pub struct CollisionWorld {
-    colliders: Vec<Collider>,
+    slots: Vec<Slot>,
+    /// Free slot indices, reused last-freed first (deterministic).
+    free: Vec<u32>,
+    len: usize,
     bvh: Bvh,
     workspace: BvhWorkspace,
+}
+
+/// One slot of the world: its generation and the collider in it, if any.
+#[derive(Clone, Default)]
+struct Slot {
+    generation: u32,
+    collider: Option<Collider>,
 }
 
 impl CollisionWorld {
@@ -189,16 +202,16 @@ impl CollisionWorld {
         Self::default()
     }
 
-    /// Adds a collider and returns its id. Ids are assigned in insertion order from 0.
+    /// Adds a collider and returns its id. Slots are filled in insertion order from index 0;
+    /// after removals, the slot freed last is reused first, under a new generation.
     ///
     /// # Errors
     /// [`WorldError::NonFinitePose`] or [`WorldError::NonFiniteShape`] when the pose, a velocity
-    /// or the shape's bounds hold NaN or infinity.
+    /// or the shape's bounds hold NaN or infinity; [`WorldError::Full`] when `u32::MAX` slots
+    /// are in use.
     pub fn insert(&mut self, desc: ColliderDesc) -> Result<ColliderId, WorldError> {
         let aabb = checked_aabb(&desc)?;
-        let id = ColliderId(self.colliders.len() as u32);
-        self.bvh.insert(aabb, id.0);
-        self.colliders.push(Collider {
+        let collider = Collider {
             shape: desc.shape,
             pose: desc.pose,
             layers: desc.layers,
@@ -206,8 +219,48 @@ impl CollisionWorld {
             linear_velocity: desc.linear_velocity,
             angular_velocity: desc.angular_velocity,
             aabb,
-        });
-        Ok(id)
+        };
+        let index = match self.free.pop() {
+            Some(index) => index,
+            None => {
+                let index = u32::try_from(self.slots.len()).map_err(|_| WorldError::Full)?;
+                if index == u32::MAX {
+                    return Err(WorldError::Full);
+                }
+                self.slots.push(Slot::default());
+                index
+            }
+        };
+        let slot = &mut self.slots[index as usize];
+        slot.collider = Some(collider);
+        self.len += 1;
+        self.bvh.insert(aabb, index);
+        Ok(ColliderId::new(index, slot.generation))
+    }
+
+    /// Removes a collider and returns it. Its id is retired: every later use of it is an
+    /// error, even after its slot is reused.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownCollider`] for an id that is stale or was never handed out.
+    pub fn remove(&mut self, id: ColliderId) -> Result<Collider, WorldError> {
+        let slot = self
+            .slots
+            .get_mut(id.index() as usize)
+            .filter(|s| s.generation == id.generation())
+            .ok_or(WorldError::UnknownCollider(id))?;
+        let collider = slot
+            .collider
+            .take()
+            .ok_or(WorldError::UnknownCollider(id))?;
+        self.bvh.remove(id.index());
+        self.len -= 1;
+        // A slot whose generations are used up is retired rather than wrapped round.
+        if let Some(next) = slot.generation.checked_add(1) {
+            slot.generation = next;
+            self.free.push(id.index());
+        }
+        Ok(collider)
     }
 
     /// Moves a collider to a new world pose (kinematic colliders, moving platforms).
@@ -217,10 +270,10 @@ impl CollisionWorld {
     /// holding NaN or infinity.
     pub fn set_pose(&mut self, id: ColliderId, pose: Iso) -> Result<(), WorldError> {
         let aabb = self.moved_aabb(id, &pose)?;
-        if let Some(collider) = self.colliders.get_mut(id.0 as usize) {
+        if let Some(collider) = self.get_mut(id) {
             collider.pose = pose;
             collider.aabb = aabb;
-            self.bvh.insert(aabb, id.0);
+            self.bvh.insert(aabb, id.index());
         }
         Ok(())
     }
@@ -246,10 +299,10 @@ impl CollisionWorld {
             .map(|(id, pose)| self.moved_aabb(*id, pose))
             .collect::<Result<Vec<_>, _>>()?;
         for (&(id, pose), aabb) in moves.iter().zip(boxes) {
-            if let Some(collider) = self.colliders.get_mut(id.0 as usize) {
+            if let Some(collider) = self.get_mut(id) {
                 collider.pose = pose;
                 collider.aabb = aabb;
-                self.bvh.insert_or_update_partially(aabb, id.0, 0.0);
+                self.bvh.insert_or_update_partially(aabb, id.index(), 0.0);
             }
         }
         self.bvh.refit(&mut self.workspace);
@@ -262,14 +315,11 @@ impl CollisionWorld {
     /// [`WorldError::UnknownCollider`] for a bad id, [`WorldError::NonFiniteShape`] for a
     /// shape whose bounds are not finite.
     pub fn set_shape(&mut self, id: ColliderId, shape: SharedShape) -> Result<(), WorldError> {
-        let collider = self
-            .colliders
-            .get_mut(id.0 as usize)
-            .ok_or(WorldError::UnknownCollider(id))?;
+        let collider = self.get_mut(id).ok_or(WorldError::UnknownCollider(id))?;
         let aabb = checked_aabb(&ColliderDesc::new(shape.clone()).pose(collider.pose))?;
         collider.shape = shape;
         collider.aabb = aabb;
-        self.bvh.insert(aabb, id.0);
+        self.bvh.insert(aabb, id.index());
         Ok(())
     }
 
@@ -284,10 +334,7 @@ impl CollisionWorld {
         linear: Vec3,
         angular: Vec3,
     ) -> Result<(), WorldError> {
-        let collider = self
-            .colliders
-            .get_mut(id.0 as usize)
-            .ok_or(WorldError::UnknownCollider(id))?;
+        let collider = self.get_mut(id).ok_or(WorldError::UnknownCollider(id))?;
         if !(is_finite_vec(&linear) && is_finite_vec(&angular)) {
             let t = collider.pose.translation.vector;
             return Err(WorldError::NonFinitePose {
@@ -301,31 +348,45 @@ impl CollisionWorld {
 
     /// Rebuilds the BVH from scratch for the best query speed after many insertions.
     pub fn optimize(&mut self) {
-        let leaves: Vec<Aabb> = self.colliders.iter().map(|c| c.aabb).collect();
-        self.bvh = Bvh::from_leaves(parry3d::partitioning::BvhBuildStrategy::Binned, &leaves);
+        let leaves = self.iter().map(|(id, c)| (id.index() as usize, c.aabb));
+        self.bvh = Bvh::from_iter(parry3d::partitioning::BvhBuildStrategy::Binned, leaves);
     }
 
-    /// The collider with this id, if any.
+    /// The collider with this id, if it is still in the world.
     pub fn get(&self, id: ColliderId) -> Option<&Collider> {
-        self.colliders.get(id.0 as usize)
+        self.slots
+            .get(id.index() as usize)
+            .filter(|s| s.generation == id.generation())
+            .and_then(|s| s.collider.as_ref())
+    }
+
+    fn get_mut(&mut self, id: ColliderId) -> Option<&mut Collider> {
+        self.slots
+            .get_mut(id.index() as usize)
+            .filter(|s| s.generation == id.generation())
+            .and_then(|s| s.collider.as_mut())
+    }
+
+    /// The collider in slot `index` and its current id, if the slot holds one.
+    pub(crate) fn slot(&self, index: u32) -> Option<(ColliderId, &Collider)> {
+        let slot = self.slots.get(index as usize)?;
+        let collider = slot.collider.as_ref()?;
+        Some((ColliderId::new(index, slot.generation), collider))
     }
 
     /// Number of colliders.
     pub fn len(&self) -> usize {
-        self.colliders.len()
+        self.len
     }
 
     /// True when the world holds no collider.
     pub fn is_empty(&self) -> bool {
-        self.colliders.is_empty()
+        self.len == 0
     }
 
     /// All colliders with their ids, in id order.
     pub fn iter(&self) -> impl Iterator<Item = (ColliderId, &Collider)> {
-        self.colliders
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (ColliderId(i as u32), c))
+        (0..self.slots.len() as u32).filter_map(|i| self.slot(i))
     }
 
     /// Appends to `out` the ids of colliders passing `filter` whose bounding box overlaps `aabb`
@@ -333,8 +394,7 @@ impl CollisionWorld {
     pub fn overlap_aabb(&self, aabb: &Aabb, filter: &QueryFilter, out: &mut Vec<ColliderId>) {
         let start = out.len();
         for leaf in self.bvh.intersect_aabb(aabb) {
-            let id = ColliderId(leaf);
-            if let Some(c) = self.colliders.get(leaf as usize)
+            if let Some((id, c)) = self.slot(leaf)
                 && filter.accepts(id, c.layers)
             {
                 out.push(id);

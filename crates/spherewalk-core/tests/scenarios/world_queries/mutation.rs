@@ -24,12 +24,17 @@ fn insert_returns_sequential_ids() {
         .collect();
     assert_eq!(
         ids,
-        [ColliderId(0), ColliderId(1), ColliderId(2), ColliderId(3)]
+        [
+            ColliderId::new(0, 0),
+            ColliderId::new(1, 0),
+            ColliderId::new(2, 0),
+            ColliderId::new(3, 0)
+        ]
     );
     assert_eq!(world.len(), 4);
-    let c = world.get(ColliderId(2)).expect("inserted");
+    let c = world.get(ColliderId::new(2, 0)).expect("inserted");
     assert_eq!(c.pose.translation.vector, Vec3::new(6.0, 0.0, 0.0));
-    assert!(world.get(ColliderId(4)).is_none());
+    assert!(world.get(ColliderId::new(4, 0)).is_none());
     let listed: Vec<ColliderId> = world.iter().map(|(id, _)| id).collect();
     assert_eq!(listed, ids);
 }
@@ -45,11 +50,14 @@ fn nan_translation_is_refused() {
             assert!(x.is_nan());
             assert_eq!((y, z), (1.0, 2.0));
         }
-        other => panic!("expected NonFinitePose, got {:?}", other.map(|id| id.0)),
+        other => panic!(
+            "expected NonFinitePose, got {:?}",
+            other.map(|id| id.index())
+        ),
     }
     let desc = ColliderDesc::new(SharedShape::ball(0.5)).translation(0.0, Real::INFINITY, 0.0);
     assert_eq!(
-        world.insert(desc).map(|id| id.0),
+        world.insert(desc).map(|id| id.index()),
         Err(WorldError::NonFinitePose {
             translation: [0.0, Real::INFINITY, 0.0]
         })
@@ -69,7 +77,7 @@ fn nan_rotation_is_refused() {
     let desc = ColliderDesc::new(SharedShape::cuboid(1.0, 1.0, 1.0))
         .pose(Iso::from_parts(Vec3::new(1.0, 2.0, 3.0).into(), rot));
     assert_eq!(
-        world.insert(desc).map(|id| id.0),
+        world.insert(desc).map(|id| id.index()),
         Err(WorldError::NonFinitePose {
             translation: [1.0, 2.0, 3.0]
         })
@@ -83,7 +91,7 @@ fn nan_velocity_is_refused() {
         .translation(1.0, 2.0, 3.0)
         .velocity(Vec3::new(0.0, Real::NAN, 0.0), Vec3::zeros());
     assert_eq!(
-        world.insert(linear).map(|id| id.0),
+        world.insert(linear).map(|id| id.index()),
         Err(WorldError::NonFinitePose {
             translation: [1.0, 2.0, 3.0]
         })
@@ -91,7 +99,7 @@ fn nan_velocity_is_refused() {
     let angular = ColliderDesc::new(SharedShape::ball(0.5))
         .velocity(Vec3::zeros(), Vec3::new(Real::INFINITY, 0.0, 0.0));
     assert_eq!(
-        world.insert(angular).map(|id| id.0),
+        world.insert(angular).map(|id| id.index()),
         Err(WorldError::NonFinitePose {
             translation: [0.0, 0.0, 0.0]
         })
@@ -111,7 +119,10 @@ fn nan_cuboid_is_refused() {
                 "mins {mins:?} maxs {maxs:?}"
             );
         }
-        other => panic!("expected NonFiniteShape, got {:?}", other.map(|id| id.0)),
+        other => panic!(
+            "expected NonFiniteShape, got {:?}",
+            other.map(|id| id.index())
+        ),
     }
     let desc = ColliderDesc::new(SharedShape::ball(Real::INFINITY));
     match world.insert(desc) {
@@ -121,7 +132,10 @@ fn nan_cuboid_is_refused() {
                 "mins {mins:?} maxs {maxs:?}"
             );
         }
-        other => panic!("expected NonFiniteShape, got {:?}", other.map(|id| id.0)),
+        other => panic!(
+            "expected NonFiniteShape, got {:?}",
+            other.map(|id| id.index())
+        ),
     }
     assert!(world.is_empty());
 }
@@ -129,7 +143,7 @@ fn nan_cuboid_is_refused() {
 #[test]
 fn refused_collider_takes_no_id() {
     let mut world = CollisionWorld::new();
-    assert_eq!(insert(&mut world, floor_box()), ColliderId(0));
+    assert_eq!(insert(&mut world, floor_box()), ColliderId::new(0, 0));
     assert!(
         world
             .insert(ColliderDesc::new(SharedShape::ball(0.5)).translation(Real::NAN, 0.0, 0.0))
@@ -137,7 +151,7 @@ fn refused_collider_takes_no_id() {
     );
     assert_eq!(
         insert(&mut world, ColliderDesc::new(SharedShape::ball(0.5))),
-        ColliderId(1)
+        ColliderId::new(1, 0)
     );
     assert_eq!(world.len(), 2);
 }
@@ -212,8 +226,8 @@ fn set_pose_of_an_unknown_collider_errors() {
     let mut world = CollisionWorld::new();
     insert(&mut world, floor_box());
     assert_eq!(
-        world.set_pose(ColliderId(7), Iso::identity()),
-        Err(WorldError::UnknownCollider(ColliderId(7)))
+        world.set_pose(ColliderId::new(7, 0), Iso::identity()),
+        Err(WorldError::UnknownCollider(ColliderId::new(7, 0)))
     );
 }
 
@@ -239,4 +253,51 @@ fn set_pose_with_nan_is_refused_and_keeps_the_old_pose() {
     );
     let (_, sp) = closest(&world, Point3::new(1.0, 4.0, 3.0), 5.0).expect("still there");
     assert_abs_diff_eq!(sp.distance, 1.5, epsilon = EXACT);
+}
+
+/// Removing a collider retires its id: queries stop seeing it, every use of the stale id is an
+/// error, and the reused slot answers only to its new id.
+#[test]
+fn removed_colliders_leave_every_query_and_their_ids_stay_dead() {
+    let mut world = CollisionWorld::new();
+    let floor = insert(&mut world, floor_box());
+    let post = insert(
+        &mut world,
+        ColliderDesc::new(SharedShape::cuboid(0.5, 1.0, 0.5)).translation(2.0, 1.0, 0.0),
+    );
+    let around = Aabb::new(Point3::new(1.0, 0.5, -1.0), Point3::new(3.0, 1.5, 1.0));
+    assert_eq!(overlap(&world, &around, &all()), [post]);
+
+    let removed = world.remove(post).expect("present");
+    assert_eq!(removed.pose.translation.vector, Vec3::new(2.0, 1.0, 0.0));
+    assert_eq!(world.len(), 1);
+    assert!(overlap(&world, &around, &all()).is_empty());
+    assert!(world.get(post).is_none());
+    let stale = Err(WorldError::UnknownCollider(post));
+    assert_eq!(world.set_pose(post, Iso::identity()), stale);
+    assert_eq!(world.set_velocity(post, Vec3::x(), Vec3::zeros()), stale);
+    assert_eq!(world.remove(post).map(|_| ()), stale);
+    // A closest-point query beside where the post stood finds only the floor, 1 m below.
+    let (hit, sp) = closest(&world, Point3::new(2.0, 1.0, 0.0), 5.0).expect("floor");
+    assert_eq!(hit, floor);
+    assert_abs_diff_eq!(sp.distance, 1.0, epsilon = EXACT);
+
+    // The slot is reused under a new generation; the old id does not reach the new collider.
+    let crate_box = insert(
+        &mut world,
+        ColliderDesc::new(SharedShape::cuboid(0.5, 0.5, 0.5)).translation(-2.0, 0.5, 0.0),
+    );
+    assert_eq!(crate_box.index(), post.index());
+    assert_eq!(crate_box.generation(), post.generation() + 1);
+    assert!(world.get(post).is_none());
+    assert_eq!(world.set_pose(post, Iso::identity()), stale);
+    assert!(world.get(crate_box).is_some());
+    // The tree rebuilt from the remaining slots still finds the new box.
+    world.optimize();
+    let there = Aabb::new(Point3::new(-3.0, 0.2, -1.0), Point3::new(-1.0, 0.8, 1.0));
+    assert_eq!(overlap(&world, &there, &all()), [crate_box]);
+    assert_eq!(
+        world.iter().map(|(id, _)| id).collect::<Vec<_>>(),
+        [floor, crate_box]
+    );
 }

@@ -24,7 +24,7 @@ fn overlap_aabb_respects_layers_and_exclude() {
         Point3::new(-10.0, -10.0, -10.0),
         Point3::new(10.0, 10.0, 10.0),
     );
-    let ids = |v: &[u32]| v.iter().map(|&i| ColliderId(i)).collect::<Vec<_>>();
+    let ids = |v: &[u32]| v.iter().map(|&i| ColliderId::new(i, 0)).collect::<Vec<_>>();
     assert_eq!(overlap(&world, &everything, &all()), ids(&[0, 1, 2, 3]));
     assert_eq!(
         overlap(
@@ -61,12 +61,12 @@ fn overlap_aabb_respects_layers_and_exclude() {
     );
     let excl = QueryFilter {
         mask: 1,
-        exclude: Some(ColliderId(2)),
+        exclude: Some(ColliderId::new(2, 0)),
     };
     assert_eq!(overlap(&world, &everything, &excl), ids(&[0]));
     let excl = QueryFilter {
         mask: u32::MAX,
-        exclude: Some(ColliderId(0)),
+        exclude: Some(ColliderId::new(0, 0)),
     };
     assert_eq!(overlap(&world, &everything, &excl), ids(&[1, 2, 3]));
     // Only the boxes at x = 2 and x = 4 reach into x in [1.7, 3.6].
@@ -84,7 +84,7 @@ fn overlap_aabb_appends_after_existing_entries() {
         Point3::new(-10.0, -10.0, -10.0),
         Point3::new(10.0, 10.0, 10.0),
     );
-    let mut out = vec![ColliderId(99)];
+    let mut out = vec![ColliderId::new(99, 0)];
     world.overlap_aabb(
         &everything,
         &QueryFilter {
@@ -93,7 +93,14 @@ fn overlap_aabb_appends_after_existing_entries() {
         },
         &mut out,
     );
-    assert_eq!(out, [ColliderId(99), ColliderId(0), ColliderId(2)]);
+    assert_eq!(
+        out,
+        [
+            ColliderId::new(99, 0),
+            ColliderId::new(0, 0),
+            ColliderId::new(2, 0)
+        ]
+    );
 }
 
 #[test]
@@ -125,7 +132,7 @@ fn overlap_aabb_returns_ids_sorted_whatever_the_tree_layout() {
             all(),
             QueryFilter {
                 mask: 0b101,
-                exclude: Some(ColliderId(6)),
+                exclude: Some(ColliderId::new(6, 0)),
             },
         ] {
             let got = overlap(&world, aabb, &filter);
@@ -134,12 +141,12 @@ fn overlap_aabb_returns_ids_sorted_whatever_the_tree_layout() {
                 .enumerate()
                 .filter(|(k, (c, layers))| {
                     let ball = Aabb::new(c - Vec3::repeat(0.4), c + Vec3::repeat(0.4));
-                    filter.accepts(ColliderId(*k as u32), *layers)
+                    filter.accepts(ColliderId::new(*k as u32, 0), *layers)
                         && spherewalk_core::parry3d::bounding_volume::BoundingVolume::intersects(
                             &ball, aabb,
                         )
                 })
-                .map(|(k, _)| ColliderId(k as u32))
+                .map(|(k, _)| ColliderId::new(k as u32, 0))
                 .collect();
             assert!(!want.is_empty());
             assert_eq!(got, want, "query {aabb:?}");
