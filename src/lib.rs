@@ -28,7 +28,8 @@ pub mod trace;
 pub use events::{Event, EventKind, collect_events};
 pub use schedule::{FixedStep, ScheduleError};
 pub use sim::{
-    CHARACTER_LAYER, CharacterDesc, Input, MAX_PENDING_EVENTS, Sim, SpawnError, interpolate,
+    CHARACTER_LAYER, CharacterDesc, CharacterError, CharacterView, Input, MAX_PENDING_EVENTS, Sim,
+    SpawnError, interpolate,
 };
 
 /// The hecs ECS the runtime is built on (re-exported so games use the same version).

@@ -630,3 +630,96 @@ fn a_despawned_character_is_gone_for_everyone() {
     assert_ne!(new_body, body);
     assert!(sim.collision.get(body).is_none());
 }
+
+/// The per-frame accessors: a character's view (pose, render pose, velocity, ground), its
+/// render transform, handing it to the player, and teleporting it (no interpolation from the
+/// old place, no velocity, body moved along), all without a hecs query.
+#[test]
+fn a_game_reads_and_writes_characters_through_the_sim() {
+    let mut sim = floor_sim();
+    let walk = Script::new(
+        vec![Command::Walk {
+            forward: 3.0,
+            right: 0.0,
+            seconds: 10.0,
+            crouch: false,
+        }],
+        false,
+    );
+    let mut desc = CharacterDesc::new("hero", capsule(), Pose::new(Point3::origin()));
+    desc.input = Input::Script(walk);
+    let hero = sim.spawn_character(desc).expect("spawn");
+    for _ in 0..60 {
+        sim.step();
+    }
+    sim.advance(0.5 * DT);
+    let view = sim.character(hero).expect("a character");
+    assert_eq!(view.ground, spherewalk::GroundState::Grounded);
+    // Walking -Z at 3 m/s on a level floor (1e-4: f32).
+    assert_abs_diff_eq!(view.velocity, Vec3::new(0.0, 0.0, -3.0), epsilon = 1e-4);
+    assert_abs_diff_eq!(
+        view.ground_normal.expect("floor").into_inner(),
+        Vec3::y(),
+        epsilon = 1e-6
+    );
+    // Drawn half a step (2.5 cm) behind the stepped pose.
+    assert_abs_diff_eq!(
+        view.render_pose.position.z - view.pose.position.z,
+        0.025,
+        epsilon = 1e-4
+    );
+    let m = sim.render_transform(hero).expect("a character");
+    let feet = m.transform_point(&Point3::origin());
+    assert_abs_diff_eq!(feet, view.render_pose.position, epsilon = 1e-6);
+
+    // The player takes over: the script goes, the stick drives it (camera looking -Z, full
+    // stick right: +X at 4 m/s).
+    let input = spherewalk::input::PlayerInput {
+        axes: [1.0, 0.0],
+        speed: 4.0,
+        ..Default::default()
+    };
+    sim.set_player_input(hero, input).expect("a character");
+    assert!(sim.world.get::<&Script>(hero).is_err());
+    for _ in 0..30 {
+        sim.step();
+    }
+    let v = sim.character(hero).expect("a character").velocity;
+    assert_abs_diff_eq!(v, Vec3::new(4.0, 0.0, 0.0), epsilon = 1e-4);
+
+    // Teleport 10 m away, 2 m up: drawn there at once, still, airborne, its body with it.
+    let target = Pose::new(Point3::new(10.0, 2.0, 10.0));
+    sim.teleport(hero, target).expect("a character");
+    let view = sim.character(hero).expect("a character");
+    assert_eq!(view.render_pose, target);
+    assert_eq!(view.velocity, Vec3::zeros());
+    assert_eq!(view.ground, spherewalk::GroundState::Airborne);
+    let body = sim
+        .world
+        .get::<&spherewalk::components::Body>(hero)
+        .expect("body")
+        .0;
+    let body_at = sim
+        .collision
+        .get(body)
+        .expect("body")
+        .pose
+        .translation
+        .vector;
+    assert_abs_diff_eq!(body_at, Vec3::new(10.0, 2.0, 10.0), epsilon = 1e-6);
+    // Bad writes are refused and change nothing.
+    let nan = Pose::new(Point3::new(Real::NAN, 0.0, 0.0));
+    assert_eq!(
+        sim.teleport(hero, nan),
+        Err(spherewalk::CharacterError::NonFinitePose)
+    );
+    let field = sim
+        .add_gravity(GravityField::uniform(Vec3::new(0.0, -1.0, 0.0)))
+        .expect("field");
+    assert_eq!(
+        sim.teleport(field, target),
+        Err(spherewalk::CharacterError::NotACharacter)
+    );
+    assert!(sim.character(field).is_none());
+    assert_eq!(sim.character(hero).expect("hero").pose, target);
+}

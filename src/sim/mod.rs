@@ -1,6 +1,10 @@
 //! [`Sim`]: the hecs world, the collision world and the fixed-step clock, stepped by the
 //! systems in a fixed order.
 
+mod access;
+
+pub use access::{CharacterError, CharacterView};
+
 use crate::components::{
     Body, Character, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
 };

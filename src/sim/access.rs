@@ -1,0 +1,118 @@
+//! What a game reads and writes of its characters every frame, without a raw hecs query.
+
+use super::Sim;
+use crate::components::{Body, Character, PreviousPose};
+use crate::input::{PlayerInput, Script, Wander};
+use crate::systems::body_pose;
+use hecs::Entity;
+use spherewalk_core::na::Matrix4;
+use spherewalk_core::{ColliderId, GroundState, MotorState, Pose, Real, UnitVec3, Vec3};
+use thiserror::Error;
+
+/// What a character is doing, read in one call ([`Sim::character`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CharacterView {
+    /// Pose after the last fixed step (world).
+    pub pose: Pose,
+    /// Pose to draw this frame: interpolated between the last two steps (world).
+    pub render_pose: Pose,
+    /// Velocity (m/s, world).
+    pub velocity: Vec3,
+    /// Ground state after the last step.
+    pub ground: GroundState,
+    /// Surface normal (world) of the ground under the feet, when any was found.
+    pub ground_normal: Option<UnitVec3>,
+    /// The collider under the feet, when any.
+    pub ground_collider: Option<ColliderId>,
+}
+
+/// Why a write to a character was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum CharacterError {
+    /// The entity is not (or no longer) a character.
+    #[error("the entity is not a character")]
+    NotACharacter,
+    /// The pose holds NaN or infinity.
+    #[error("a character pose must be finite")]
+    NonFinitePose,
+}
+
+impl Sim {
+    /// What `entity` is doing: pose, render pose, velocity and ground. `None` for an entity
+    /// that is not a character.
+    pub fn character(&self, entity: Entity) -> Option<CharacterView> {
+        let mut q = self
+            .world
+            .query_one::<(&Pose, &MotorState, &Character)>(entity);
+        let (pose, state, _) = q.get().ok()?;
+        let hit = state.ground_hit;
+        Some(CharacterView {
+            pose: *pose,
+            render_pose: self.render_pose(entity)?,
+            velocity: state.velocity,
+            ground: state.ground,
+            ground_normal: hit.map(|h| h.surface_normal),
+            ground_collider: hit.map(|h| h.collider),
+        })
+    }
+
+    /// The render pose of `entity` ([`Sim::render_pose`]) as a 4x4 homogeneous transform
+    /// (world, m): character-local points to world points, ready for a renderer.
+    pub fn render_transform(&self, entity: Entity) -> Option<Matrix4<Real>> {
+        self.render_pose(entity)
+            .map(|p| body_pose(&p).to_homogeneous())
+    }
+
+    /// Gives `entity` player controls: replaces its input (wander AI or script) with `input`,
+    /// read at the next step.
+    ///
+    /// # Errors
+    /// [`CharacterError::NotACharacter`] for an entity that is not a character.
+    pub fn set_player_input(
+        &mut self,
+        entity: Entity,
+        input: PlayerInput,
+    ) -> Result<(), CharacterError> {
+        if self.world.get::<&Character>(entity).is_err() {
+            return Err(CharacterError::NotACharacter);
+        }
+        let _ = self.world.remove_one::<Wander>(entity);
+        let _ = self.world.remove_one::<Script>(entity);
+        self.world
+            .insert_one(entity, input)
+            .map_err(|_| CharacterError::NotACharacter)
+    }
+
+    /// Moves `entity` to `pose` (world) at once: no interpolation from where it was (its
+    /// previous pose is the new one), no velocity, airborne until its next step finds ground,
+    /// and its body collider moved along.
+    ///
+    /// # Errors
+    /// [`CharacterError::NotACharacter`] for an entity that is not a character,
+    /// [`CharacterError::NonFinitePose`] for a pose holding NaN or infinity.
+    pub fn teleport(&mut self, entity: Entity, pose: Pose) -> Result<(), CharacterError> {
+        if !pose.is_finite() {
+            return Err(CharacterError::NonFinitePose);
+        }
+        let body = {
+            let mut q = self.world.query_one::<(
+                &mut Pose,
+                &mut PreviousPose,
+                &mut MotorState,
+                &Character,
+                Option<&Body>,
+            )>(entity);
+            let (current, previous, state, _, body) =
+                q.get().map_err(|_| CharacterError::NotACharacter)?;
+            *current = pose;
+            previous.0 = pose;
+            *state = MotorState::default();
+            body.map(|b| b.0)
+        };
+        if let Some(id) = body {
+            // NOTE: a finite pose always gives a finite body pose; a removed body is skipped.
+            let _ = self.collision.set_pose(id, body_pose(&pose));
+        }
+        Ok(())
+    }
+}
