@@ -6,11 +6,18 @@ use serde::{Deserialize, Serialize};
 use spherewalk_core::{Quat, Real};
 
 /// Player controls, written by the game (the demo) each frame and read at the next step.
+///
+/// Jumping: call [`PlayerInput::press_jump`] when the jump button goes down (it is latched
+/// until a step takes it, so a tap between two steps is never lost) and keep `jump` true while
+/// it is held. A press is remembered for `jump_buffer` seconds, so one made just before
+/// landing jumps on landing; the motor's [`spherewalk_core::MotorSettings::coyote_time`] lets
+/// one made just after walking off a ledge still jump. Letting go while rising from the jump
+/// keeps only `jump_cut` of the upward speed: short taps make short hops.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayerInput {
     /// Stick or WASD: x = right, y = forward, each in [-1, 1] (relative to the camera).
     pub axes: [Real; 2],
-    /// Jump held.
+    /// Jump held. Its going down counts as a press too, when a step sees it.
     pub jump: bool,
     /// Crouch held.
     pub crouch: bool,
@@ -21,6 +28,25 @@ pub struct PlayerInput {
     pub speed: Real,
     /// Jump launch speed (m/s).
     pub jump_speed: Real,
+    /// How fast the character turns to face where it walks (rad/s); 0 keeps its heading.
+    pub turn_rate: Real,
+    /// How long a jump press waits for ground to jump from (s); 0 still gives it one step.
+    pub jump_buffer: Real,
+    /// Share of the upward speed kept when jump is let go while rising from a jump (in
+    /// [0, 1]; 1 turns variable jump height off).
+    pub jump_cut: Real,
+    pub(crate) pressed: bool,
+    pub(crate) held_before: bool,
+    pub(crate) buffered: Real,
+    pub(crate) rising: bool,
+}
+
+impl PlayerInput {
+    /// Latches a jump press (the button went down): the next step sees it even when the
+    /// button is up again by then.
+    pub fn press_jump(&mut self) {
+        self.pressed = true;
+    }
 }
 
 impl Default for PlayerInput {
@@ -32,6 +58,13 @@ impl Default for PlayerInput {
             camera: Quat::identity(),
             speed: 5.0,
             jump_speed: 5.0,
+            turn_rate: 12.0,
+            jump_buffer: 0.1,
+            jump_cut: 0.5,
+            pressed: false,
+            held_before: false,
+            buffered: 0.0,
+            rising: false,
         }
     }
 }

@@ -27,6 +27,8 @@ pub struct Controls {
     right: bool,
     /// Jump held.
     pub jump: bool,
+    /// Jump pressed since the last frame took it (a tap shorter than a frame still counts).
+    pub jump_pressed: bool,
     /// Crouch held.
     pub crouch: bool,
     dragging: bool,
@@ -58,7 +60,10 @@ impl Controls {
             KeyCode::KeyS | KeyCode::ArrowDown => self.back = down,
             KeyCode::KeyA | KeyCode::ArrowLeft => self.left = down,
             KeyCode::KeyD | KeyCode::ArrowRight => self.right = down,
-            KeyCode::Space => self.jump = down,
+            KeyCode::Space => {
+                self.jump_pressed |= down && !repeat;
+                self.jump = down;
+            }
             KeyCode::KeyC | KeyCode::ControlLeft => self.crouch = down,
             _ => {}
         }

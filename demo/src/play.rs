@@ -112,10 +112,8 @@ impl Play {
             } else {
                 Taken::Nothing
             };
-            let input = PlayerInput {
-                speed: 4.0,
-                ..PlayerInput::default()
-            };
+            let mut input = PlayerInput::default();
+            input.speed = 4.0;
             if world.insert_one(e, input).is_ok() {
                 self.taken = Some((e, taken));
             }
@@ -191,6 +189,9 @@ impl Play {
             && let Ok(mut input) = self.scene.sim.world.get::<&mut PlayerInput>(e)
         {
             input.axes = controls.axes();
+            if std::mem::take(&mut controls.jump_pressed) {
+                input.press_jump();
+            }
             input.jump = controls.jump;
             input.crouch = controls.crouch;
             input.camera = self.camera.orientation();

@@ -643,6 +643,8 @@ pub struct SettingsDesc {
     pub penetration_recovery_speed: Option<Real>,
     /// Keep the ground's velocity on leaving it (default true).
     pub keep_ground_velocity: Option<bool>,
+    /// Coyote time (s).
+    pub coyote_time: Option<Real>,
 }
 
 impl SettingsDesc {
@@ -674,6 +676,7 @@ impl SettingsDesc {
             self.up_turn_rate_deg.map(Real::to_radians),
         );
         set(&mut s.air_acceleration, self.air_acceleration);
+        set(&mut s.coyote_time, self.coyote_time);
         s.penetration_recovery_speed = self.penetration_recovery_speed;
         if let Some(keep) = self.keep_ground_velocity {
             s.keep_ground_velocity = keep;

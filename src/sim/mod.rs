@@ -333,7 +333,7 @@ impl Sim {
         systems::move_platforms(&mut self.world, &mut self.collision, dt);
         systems::script_intents(&mut self.world, dt);
         systems::wander_intents(&mut self.world, dt);
-        systems::player_intents(&mut self.world);
+        systems::player_intents(&mut self.world, dt);
         systems::apply_stances(&mut self.world, &mut self.collision);
         systems::sync_bodies(&self.world, &mut self.collision);
         systems::step_characters(&mut self.world, &self.collision, dt, self.parallel);

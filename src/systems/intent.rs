@@ -5,15 +5,22 @@ use crate::components::{LastStep, Stance};
 use crate::input::{Command, PlayerInput, Script, Wander};
 use hecs::World;
 use spherewalk_core::math::project_on_plane;
-use spherewalk_core::{MoveIntent, Pose, Real, UnitVec3, Vec3};
+use spherewalk_core::{GroundState, MotorState, MoveIntent, Pose, Real, UnitVec3, Vec3};
 
 /// Writes the intent of every character with [`PlayerInput`]: the stick relative to the
 /// camera, projected onto the character's ground plane (so "forward" on a wall or a planet is
-/// where the camera looks along that surface).
-pub fn player_intents(world: &mut World) {
-    for (input, pose, intent, stance) in
-        world.query_mut::<(&PlayerInput, &Pose, &mut MoveIntent, Option<&mut Stance>)>()
-    {
+/// where the camera looks along that surface), facing where it walks; a latched or buffered
+/// jump press; and the cut of a jump let go while rising (`dt` in s).
+pub fn player_intents(world: &mut World, dt: Real) {
+    type Player<'a> = (
+        &'a mut PlayerInput,
+        &'a Pose,
+        &'a mut MoveIntent,
+        &'a mut MotorState,
+        Option<&'a LastStep>,
+        Option<&'a mut Stance>,
+    );
+    for (input, pose, intent, state, last, stance) in world.query_mut::<Player<'_>>() {
         let up = pose.up();
         let forward = ground_direction(&(input.camera * -Vec3::z()), &up)
             .or_else(|| ground_direction(&(input.camera * Vec3::y()), &up))
@@ -30,14 +37,54 @@ pub fn player_intents(world: &mut World) {
         if stick.norm() > 1.0 {
             stick.normalize_mut();
         }
+        let jumped = last.is_some_and(|l| l.0.jumped);
         *intent = MoveIntent {
             velocity: stick * input.speed,
-            jump_speed: if input.jump { input.jump_speed } else { 0.0 },
+            jump_speed: jump_wish(input, jumped, dt),
             yaw_rate: 0.0,
+            facing: UnitVec3::try_new(stick, 1e-3),
+            turn_rate: input.turn_rate,
         };
+        cut_jump(input, state, &up, jumped);
         if let Some(stance) = stance {
             stance.want_crouch = input.crouch;
         }
+    }
+}
+
+/// The jump speed (m/s) to ask for this step: a press (latched, or `jump` going down) is
+/// asked for until the motor jumps (`jumped`: the last step did) or `jump_buffer` runs out.
+fn jump_wish(input: &mut PlayerInput, jumped: bool, dt: Real) -> Real {
+    let went_down = input.jump && !input.held_before;
+    input.held_before = input.jump;
+    if jumped {
+        input.buffered = 0.0;
+        input.rising = true;
+    }
+    if std::mem::take(&mut input.pressed) || went_down {
+        // A press always gets at least this step.
+        input.buffered = input.jump_buffer.max(0.0) + dt;
+    }
+    if input.buffered <= 0.0 {
+        return 0.0;
+    }
+    input.buffered -= dt;
+    input.jump_speed
+}
+
+/// Variable jump height: letting go of jump while still rising from a jump keeps only
+/// `jump_cut` of the upward speed (along `up`), once.
+fn cut_jump(input: &mut PlayerInput, state: &mut MotorState, up: &UnitVec3, jumped: bool) {
+    if !input.rising {
+        return;
+    }
+    let v_up = state.velocity.dot(up);
+    if v_up <= 0.0 || (state.ground == GroundState::Grounded && !jumped) {
+        input.rising = false;
+    } else if !input.jump {
+        let keep = input.jump_cut.clamp(0.0, 1.0);
+        state.velocity -= up.into_inner() * (v_up * (1.0 - keep));
+        input.rising = false;
     }
 }
 
@@ -63,8 +110,8 @@ pub fn wander_intents(world: &mut World, dt: Real) {
         }
         *intent = MoveIntent {
             velocity: pose.forward().into_inner() * wander.speed,
-            jump_speed: 0.0,
             yaw_rate: wander.turn_rate,
+            ..MoveIntent::default()
         };
     }
 }

@@ -6,5 +6,6 @@
 
 mod generate;
 mod platforms;
+mod player;
 mod runtime;
 mod scenes;

@@ -674,11 +674,9 @@ fn a_game_reads_and_writes_characters_through_the_sim() {
 
     // The player takes over: the script goes, the stick drives it (camera looking -Z, full
     // stick right: +X at 4 m/s).
-    let input = spherewalk::input::PlayerInput {
-        axes: [1.0, 0.0],
-        speed: 4.0,
-        ..Default::default()
-    };
+    let mut input = spherewalk::input::PlayerInput::default();
+    input.axes = [1.0, 0.0];
+    input.speed = 4.0;
     sim.set_player_input(hero, input).expect("a character");
     assert!(sim.world.get::<&Script>(hero).is_err());
     for _ in 0..30 {

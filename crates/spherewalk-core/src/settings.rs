@@ -62,6 +62,9 @@ pub struct MotorSettings {
     /// default): a jump off a ferry flies on with the ferry; `false`: it leaves with its own
     /// velocity only.
     pub keep_ground_velocity: bool,
+    /// Coyote time (s, in `[0, 10]`): how long after walking (or sliding) off stable ground a
+    /// jump still launches as if from the ground. Not after a jump. 0 turns it off.
+    pub coyote_time: Real,
 }
 
 impl Default for MotorSettings {
@@ -82,6 +85,7 @@ impl Default for MotorSettings {
             up_frame: UpFrame::Gravity,
             penetration_recovery_speed: None,
             keep_ground_velocity: true,
+            coyote_time: 0.1,
         }
     }
 }
@@ -165,6 +169,12 @@ impl MotorSettings {
         check("max_dt", self.max_dt, pos, "> 0")?;
         check("up_turn_rate", self.up_turn_rate, pos, "> 0")?;
         check("air_acceleration", self.air_acceleration, non_neg, ">= 0")?;
+        check(
+            "coyote_time",
+            self.coyote_time,
+            |v| (0.0..=10.0).contains(&v),
+            "0 <= x <= 10",
+        )?;
         if let Some(v) = self.penetration_recovery_speed {
             check("penetration_recovery_speed", v, pos, "> 0")?;
         }

@@ -15,6 +15,10 @@ pub struct MotorState {
     /// In [`crate::UpFrame::Surface`] mode: the surface normal (world) of the wall that blocked
     /// the last move; the up frame turns toward it to climb. `None` otherwise.
     pub wall_normal: Option<UnitVec3>,
+    /// Coyote time left (s): while airborne and above 0, a jump still launches as if from the
+    /// ground. Refilled to [`crate::MotorSettings::coyote_time`] on stable ground, emptied by
+    /// a jump, and counted down in the air.
+    pub coyote: Real,
 }
 
 impl Default for MotorState {
@@ -24,6 +28,7 @@ impl Default for MotorState {
             ground: GroundState::Airborne,
             ground_hit: None,
             wall_normal: None,
+            coyote: 0.0,
         }
     }
 }
@@ -39,6 +44,12 @@ pub struct MoveIntent {
     /// Turn rate about the character's up (rad/s); positive turns left (counter-clockwise seen
     /// from above).
     pub yaw_rate: Real,
+    /// A direction (world) to turn the heading toward, about up, at most `turn_rate`: the
+    /// character faces where it walks, or where the game points it. Its part along up is
+    /// ignored; `None`, or a direction along up, keeps the heading (but for `yaw_rate`).
+    pub facing: Option<UnitVec3>,
+    /// Fastest turn toward `facing` (rad/s, >= 0; negative counts as 0).
+    pub turn_rate: Real,
 }
 
 impl MoveIntent {

@@ -33,6 +33,22 @@ use std::cell::Cell;
 
 /// A move blocked by more than this speed (m/s) tries the step offset.
 const BLOCKED_SPEED: Real = 1e-3;
+/// The turn (rad, positive left) about up that brings the heading toward `intent.facing`,
+/// at most `intent.turn_rate * dt` either way; 0 without a facing or with one along up.
+fn facing_turn(pose: &Pose, intent: &MoveIntent, dt: Real) -> Real {
+    let Some(facing) = intent.facing else {
+        return 0.0;
+    };
+    let up = pose.up();
+    let Some(target) = UnitVec3::try_new(project_on_plane(&facing, &up), 1e-6) else {
+        return 0.0;
+    };
+    let forward = pose.forward();
+    let angle = forward.cross(&target).dot(&up).atan2(forward.dot(&target));
+    let most = intent.turn_rate.max(0.0) * dt;
+    angle.clamp(-most, most)
+}
+
 /// Longest gravity vector a step accepts (m/s², about 10 000 g); longer ones are clamped.
 pub const MAX_GRAVITY: Real = 1e5;
 
@@ -91,6 +107,8 @@ struct Moved {
     jumped: bool,
     /// True when the substeps' pushback touched anything.
     touched: bool,
+    /// The step's time step after clamping (s).
+    dt: Real,
 }
 
 impl Motor {
@@ -293,7 +311,10 @@ impl Motor {
             _ => pose.centre_at(self.stack.feet().offset_local),
         };
         report.up_turned = turn_up(pose, &pivot, &target, self.settings.up_turn_rate * dt);
-        yaw(pose, input.intent.yaw_rate * dt);
+        yaw(
+            pose,
+            input.intent.yaw_rate * dt + facing_turn(pose, &input.intent, dt),
+        );
         let mut velocity = state.velocity;
         if report.up_turned > 0.0 {
             let s = pushback(
@@ -373,6 +394,7 @@ impl Motor {
             carried,
             jumped,
             touched: s.pushes > 0,
+            dt: input.dt,
         }
     }
 
@@ -434,6 +456,13 @@ impl Motor {
         state.velocity = velocity;
         state.ground = ground;
         state.ground_hit = landing.hit;
+        state.coyote = if ground == GroundState::Grounded {
+            self.settings.coyote_time
+        } else if moved.jumped {
+            0.0
+        } else {
+            (state.coyote - moved.dt).max(0.0)
+        };
     }
 
     /// [`probe_ground`] (as far as the clamp distance while walking), [`clamp_to_ground`], and
@@ -511,7 +540,9 @@ impl Motor {
             flags.dt_clamped = true;
         }
         let i = &input.intent;
-        if !(is_finite_vec(&i.velocity) && i.jump_speed.is_finite() && i.yaw_rate.is_finite()) {
+        let facing_ok = i.facing.is_none_or(|f| is_finite_vec(&f));
+        let rates_ok = i.yaw_rate.is_finite() && i.turn_rate.is_finite();
+        if !(is_finite_vec(&i.velocity) && i.jump_speed.is_finite() && rates_ok && facing_ok) {
             clean.intent = MoveIntent::default();
             flags.intent_invalid = true;
         }

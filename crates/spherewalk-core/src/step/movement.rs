@@ -11,7 +11,8 @@ use crate::state::{MotorState, MoveIntent};
 ///
 /// On stable ground the intent applies at once and follows the ground plane so the speed
 /// along up's tangent plane is exactly the intent's (ramps cost no horizontal speed); a jump
-/// adds `jump_speed` along up, and gravity already acts on the launch step. Off stable ground
+/// (from stable ground, or in the air within [`MotorState::coyote`]) replaces the velocity by
+/// the intent plus `jump_speed` along up, and gravity already acts on the launch step. Off stable ground
 /// the tangential velocity moves toward the intent by at most `air_acceleration * dt` and
 /// gravity is added; on steep ground the intent only steers across the slope or hastens the
 /// slide (see `steer_on_steep`).
@@ -26,14 +27,15 @@ pub fn movement_velocity(
     let up = pose.up();
     let want = project_on_plane(&intent.velocity, &up);
     let stable = state.ground == GroundState::Grounded;
+    // Within coyote time an airborne character jumps as if from the ground it just left.
+    if intent.jump_speed > 0.0 && (stable || state.coyote > 0.0) {
+        // The jump step is already a flight step: gravity acts on it.
+        return (
+            want + up.into_inner() * intent.jump_speed + gravity * dt,
+            true,
+        );
+    }
     if stable {
-        if intent.jump_speed > 0.0 {
-            // The jump step is already a flight step: gravity acts on it.
-            return (
-                want + up.into_inner() * intent.jump_speed + gravity * dt,
-                true,
-            );
-        }
         if let Some(hit) = state.ground_hit {
             let n = hit.surface_normal;
             let nu = n.dot(&up);

@@ -393,21 +393,41 @@ fn non_finite_jump_or_yaw_replaces_the_whole_intent() {
             velocity: Vec3::new(0.0, 0.0, -3.0),
             jump_speed: Real::NAN,
             yaw_rate: 0.0,
+            ..MoveIntent::default()
         },
         MoveIntent {
             velocity: Vec3::new(0.0, 0.0, -3.0),
             jump_speed: Real::INFINITY,
             yaw_rate: 0.0,
+            ..MoveIntent::default()
         },
         MoveIntent {
             velocity: Vec3::new(0.0, 0.0, -3.0),
             jump_speed: 0.0,
             yaw_rate: Real::NAN,
+            ..MoveIntent::default()
         },
         MoveIntent {
             velocity: Vec3::new(0.0, 0.0, -3.0),
             jump_speed: 5.0,
             yaw_rate: Real::NEG_INFINITY,
+            ..MoveIntent::default()
+        },
+        MoveIntent {
+            velocity: Vec3::new(0.0, 0.0, -3.0),
+            facing: Some(spherewalk_core::UnitVec3::new_unchecked(Vec3::new(
+                Real::NAN,
+                0.0,
+                1.0,
+            ))),
+            turn_rate: 5.0,
+            ..MoveIntent::default()
+        },
+        MoveIntent {
+            velocity: Vec3::new(0.0, 0.0, -3.0),
+            facing: Some(Vec3::x_axis()),
+            turn_rate: Real::INFINITY,
+            ..MoveIntent::default()
         },
     ];
     for intent in intents {
@@ -663,7 +683,15 @@ proptest! {
         dt in wild(),
     ) {
         let mut r = standing();
-        let intent = MoveIntent { velocity, jump_speed, yaw_rate };
+        // The facing is any vector passed off as a unit one (NaN, huge, zero), and the turn
+        // rate as wild as the yaw rate.
+        let intent = MoveIntent {
+            velocity,
+            jump_speed,
+            yaw_rate,
+            facing: Some(spherewalk_core::UnitVec3::new_unchecked(gravity)),
+            turn_rate: yaw_rate,
+        };
         for k in 0..3 {
             step_raw(&mut r, intent, gravity, dt);
             assert_sane(&r, &format!("wild step {k}"))?;
@@ -751,6 +779,7 @@ fn regression_max_intent_with_1e30_gravity_gave_a_nan_pose() {
         velocity: Vec3::new(Real::MAX, 0.0, Real::MAX),
         jump_speed: 0.0,
         yaw_rate: 0.0,
+        ..MoveIntent::default()
     };
     three_raw_steps_stay_sane(intent, Vec3::new(0.0, 0.0, 1e30), 39.546646);
 }
@@ -762,6 +791,7 @@ fn regression_max_intent_sideways_gravity_gave_a_nan_pose() {
         velocity: Vec3::new(0.0, Real::MAX, Real::MAX),
         jump_speed: 0.0,
         yaw_rate: 0.0,
+        ..MoveIntent::default()
     };
     three_raw_steps_stay_sane(intent, Vec3::new(0.0, 0.0, 16.184223), 17.13362);
 }

@@ -122,6 +122,7 @@ fn run(r: &mut Runner, legs: &[Leg]) -> (u64, Coverage) {
                 0.0
             },
             yaw_rate: leg.yaw_rate,
+            ..MoveIntent::default()
         };
         r.step_intent(intent);
 

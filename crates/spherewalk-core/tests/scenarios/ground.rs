@@ -159,3 +159,48 @@ fn walks_over_a_heightfield_hill_staying_grounded() {
         assert!(worst_gap < 1e-4, "{}: gap {worst_gap}", frame.name);
     }
 }
+
+/// Coyote time: walking off a ledge, a jump asked for within `coyote_time` (0.1 s) of
+/// leaving the ground still launches at `jump_speed`; later, or with coyote time 0, the
+/// character just falls. Never after a jump: a second jump in the air is refused.
+#[test]
+fn a_jump_just_after_walking_off_a_ledge_still_launches() {
+    for frame in [Frame::world_up(), Frame::rotated()] {
+        for (delay, coyote, launches) in [(3u32, 0.1, true), (9, 0.1, false), (1, 0.0, false)] {
+            let mut scene = Scene::new(frame);
+            // A ledge whose edge is x = 0, 5 m above a lower floor.
+            scene.add_box([-10.0, -1.0, -5.0], [0.0, 0.0, 5.0]);
+            scene.add_box([-10.0, -6.0, -5.0], [10.0, -5.0, 5.0]);
+            let settings = MotorSettings {
+                coyote_time: coyote,
+                ..MotorSettings::default()
+            };
+            let mut r = Runner::new(scene, capsule_motor(settings), Point3::new(-1.0, 0.0, 0.0));
+            r.settle(5);
+            let walk = Vec3::new(3.0, 0.0, 0.0);
+            while !r.report.left_ground {
+                r.step(walk);
+                assert!(r.steps < 120, "never left the ledge");
+            }
+            for _ in 1..delay {
+                r.step(walk);
+            }
+            let at = format!(
+                "{}: {delay} steps after leaving, coyote {coyote}",
+                frame.name
+            );
+            r.step_with(&spherewalk_core::NoHooks, walk, 5.0);
+            assert_eq!(r.report.jumped, launches, "{at}");
+            let v_up = r.local_velocity().y;
+            if launches {
+                // Launched as from the ground: 5 m/s less one step of gravity (1e-4: f32).
+                assert_abs_diff_eq!(v_up, 5.0 - G * DT, epsilon = 1e-4);
+                // No second jump in the air.
+                r.step_with(&spherewalk_core::NoHooks, walk, 5.0);
+                assert!(!r.report.jumped, "{at}: jumped twice");
+            } else {
+                assert!(v_up < 0.0, "{at}: rising at {v_up}");
+            }
+        }
+    }
+}
