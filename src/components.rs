@@ -2,6 +2,7 @@
 //! [`MotorState`](spherewalk_core::MotorState) and [`MoveIntent`](spherewalk_core::MoveIntent)
 //! are used as components as they are; the systems in [`crate::systems`] read and write them.
 
+use serde::{Deserialize, Serialize};
 use spherewalk_core::{
     ColliderId, Iso, Motor, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3,
 };
@@ -35,7 +36,7 @@ pub struct LastStep(pub StepReport);
 ///
 /// Crouching takes effect at once; standing up waits until the standing stack fits (no sphere
 /// would start inside anything), so a character under a low ceiling stays crouched.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stance {
     /// The stack when standing (character-local).
     pub standing: SphereStack,
@@ -60,7 +61,7 @@ impl Stance {
 }
 
 /// How a kinematic platform moves (world frame).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum PlatformMotion {
     /// Spins about the axis through its starting position at `rate` (rad/s, right-handed).
     Rotate {
@@ -84,7 +85,7 @@ pub enum PlatformMotion {
 
 /// A kinematic platform: a collider moved by [`crate::systems::move_platforms`], which sets
 /// the collider's velocities to match; the motor carries the characters standing on it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Platform {
     /// The collider moved.
     pub collider: ColliderId,

@@ -13,7 +13,7 @@ use spherewalk_core::{Quat, Real};
 /// landing jumps on landing; the motor's [`spherewalk_core::MotorSettings::coyote_time`] lets
 /// one made just after walking off a ledge still jump. Letting go while rising from the jump
 /// keeps only `jump_cut` of the upward speed: short taps make short hops.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerInput {
     /// Stick or WASD: x = right, y = forward, each in [-1, 1] (relative to the camera).
     pub axes: [Real; 2],
@@ -72,7 +72,7 @@ impl Default for PlayerInput {
 /// Wandering AI: walks forward at `speed`, turning at a rate that changes every 1 to 3 s, and
 /// turns away harder for a while after bumping into something. Deterministic: its own random
 /// sequence comes from `seed`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Wander {
     /// Walking speed (m/s).
     pub speed: Real,
@@ -164,7 +164,7 @@ impl Command {
 }
 
 /// A script of timed commands, run in order (and from the start again when `looping`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Script {
     /// The commands.
     pub commands: Vec<Command>,

@@ -66,6 +66,21 @@ impl FixedStep {
         steps as u32
     }
 
+    /// Frame time (s) carried over, not yet run as a step.
+    pub(crate) fn accumulator(&self) -> f64 {
+        self.accumulator
+    }
+
+    /// Sets the carried-over frame time (s), clamped to `[0, dt)`; a non-finite value is 0.
+    pub(crate) fn set_accumulator(&mut self, seconds: f64) {
+        let dt = f64::from(self.dt);
+        self.accumulator = if seconds.is_finite() {
+            seconds.clamp(0.0, dt * (1.0 - f64::EPSILON))
+        } else {
+            0.0
+        };
+    }
+
     /// Where the render time lies between the previous and the latest step (0..1).
     pub fn alpha(&self) -> Real {
         (self.accumulator / f64::from(self.dt)).clamp(0.0, 1.0) as Real

@@ -2,8 +2,10 @@
 //! systems in a fixed order.
 
 mod access;
+mod snapshot;
 
 pub use access::{CharacterError, CharacterView};
+pub use snapshot::{Snapshot, SnapshotError};
 
 use crate::components::{
     Body, Character, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,

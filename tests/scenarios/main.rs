@@ -9,3 +9,4 @@ mod platforms;
 mod player;
 mod runtime;
 mod scenes;
+mod snapshot;

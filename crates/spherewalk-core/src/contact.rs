@@ -52,6 +52,7 @@ pub enum GroundState {
 
 /// The ground found under the feet sphere.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GroundHit {
     /// The collider stood on.
     pub collider: ColliderId,
@@ -71,6 +72,7 @@ pub struct GroundHit {
 
 /// One pushback contact: a sphere of the stack was pushed out of a collider.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Hit {
     /// The collider touched.
     pub collider: ColliderId,

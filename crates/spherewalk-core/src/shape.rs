@@ -95,12 +95,39 @@ pub enum ShapeError {
 /// `spheres()[0].offset_local == spheres()[0].radius`. Neighbouring spheres must overlap, so the
 /// union is a closed, smooth-bottomed body with no gaps for ledges to slip into.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "StackSpheres", into = "StackSpheres")
+)]
 pub struct SphereStack {
     spheres: Vec<StackSphere>,
     min_radius: Real,
     max_radius: Real,
     height: Real,
+}
+
+/// A stack as serialized: its spheres, validated again by [`SphereStack::new`] on the way in,
+/// so a hostile file cannot build a stack the constructor would refuse.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StackSpheres(Vec<StackSphere>);
+
+#[cfg(feature = "serde")]
+impl TryFrom<StackSpheres> for SphereStack {
+    type Error = ShapeError;
+
+    fn try_from(raw: StackSpheres) -> Result<Self, ShapeError> {
+        let pairs: Vec<(Real, Real)> = raw.0.iter().map(|s| (s.offset_local, s.radius)).collect();
+        SphereStack::new(&pairs)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<SphereStack> for StackSpheres {
+    fn from(stack: SphereStack) -> Self {
+        StackSpheres(stack.spheres)
+    }
 }
 
 impl SphereStack {

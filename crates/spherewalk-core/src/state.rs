@@ -5,6 +5,7 @@ use crate::math::{Real, UnitVec3, Vec3};
 
 /// Per-character motor memory, carried from one step to the next.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MotorState {
     /// Velocity (m/s, world) at the end of the last step.
     pub velocity: Vec3,
@@ -35,6 +36,7 @@ impl Default for MotorState {
 
 /// What the character wants to do this step. Input systems (player, AI, scripts) write only this.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveIntent {
     /// Desired velocity along the ground (m/s, world). The component along the character's up is
     /// dropped (and flagged in the report when it is not negligible).

@@ -6,6 +6,7 @@ use crate::math::Real;
 
 /// Bad per-step inputs that were clamped or ignored, each by a documented rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InputFlags {
     /// `dt` was NaN, infinite or <= 0: the step did nothing.
     pub dt_invalid: bool,
@@ -42,6 +43,7 @@ impl InputFlags {
 
 /// Everything a step did. Reuse one report per character: its buffers keep their capacity.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StepReport {
     /// Ground state after the step.
     pub ground: GroundState,
@@ -73,6 +75,7 @@ pub struct StepReport {
     pub hits: Vec<Hit>,
     /// Inputs that were clamped or ignored.
     pub flags: InputFlags,
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) scratch: Scratch,
 }
 

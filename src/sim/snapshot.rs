@@ -1,0 +1,240 @@
+//! Save and restore for rollback netcode: every piece of dynamic state of a [`Sim`], as data
+//! that serializes with serde.
+
+use super::Sim;
+use crate::components::{Body, Character, LastStep, Platform, PreviousPose, Stance};
+use crate::input::{PlayerInput, Script, Wander};
+use crate::systems::body_shape;
+use hecs::Entity;
+use serde::{Deserialize, Serialize};
+use spherewalk_core::{MotorState, MoveIntent, Pose, SphereStack, StepReport, Vec3};
+use thiserror::Error;
+
+/// The dynamic state of a [`Sim`] at one step ([`Sim::snapshot`]): every character's pose,
+/// previous pose, motor state, intent, last step, stack, crouch and input (with its random
+/// sequence or script cursor); every platform's motion state and collider velocities; the
+/// step count and the clock's carried-over time. Static data (the colliders' shapes, gravity
+/// fields, names, settings) is not in it: it restores into the Sim it came from, or one built
+/// the same way (the same scene).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Snapshot {
+    steps: u64,
+    accumulator: f64,
+    characters: Vec<CharacterState>,
+    platforms: Vec<PlatformState>,
+}
+
+/// One character's dynamic state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct CharacterState {
+    entity: u64,
+    stack: SphereStack,
+    pose: Pose,
+    previous: Pose,
+    state: MotorState,
+    intent: MoveIntent,
+    last: StepReport,
+    stance: Option<Stance>,
+    player: Option<PlayerInput>,
+    wander: Option<Wander>,
+    script: Option<Script>,
+}
+
+/// One platform's dynamic state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct PlatformState {
+    entity: u64,
+    platform: Platform,
+    linear: Vec3,
+    angular: Vec3,
+}
+
+/// Why a [`Snapshot`] could not be restored. Nothing is changed then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum SnapshotError {
+    /// The snapshot names an entity that is not a character or platform of this Sim, or the
+    /// Sim holds one the snapshot does not (spawned or despawned since).
+    #[error("the snapshot's characters and platforms are not this sim's (entity {0:#x})")]
+    EntitiesChanged(u64),
+}
+
+type CharacterItem<'a> = (
+    Entity,
+    &'a Character,
+    &'a Pose,
+    &'a PreviousPose,
+    &'a MotorState,
+    &'a MoveIntent,
+    &'a LastStep,
+    Option<&'a Stance>,
+    Option<&'a PlayerInput>,
+    Option<&'a Wander>,
+    Option<&'a Script>,
+);
+
+impl Sim {
+    /// Everything that changes as the Sim steps, for [`Sim::restore`]. Pending events are not
+    /// part of it: a restore drops them, and the steps run again make them anew.
+    pub fn snapshot(&self) -> Snapshot {
+        let mut characters: Vec<CharacterState> = self
+            .world
+            .query::<CharacterItem<'_>>()
+            .iter()
+            .map(
+                |(e, c, pose, prev, state, intent, last, stance, player, wander, script)| {
+                    CharacterState {
+                        entity: e.to_bits().get(),
+                        stack: c.motor.stack().clone(),
+                        pose: *pose,
+                        previous: prev.0,
+                        state: *state,
+                        intent: *intent,
+                        last: last.0.clone(),
+                        stance: stance.cloned(),
+                        player: player.copied(),
+                        wander: wander.copied(),
+                        script: script.cloned(),
+                    }
+                },
+            )
+            .collect();
+        characters.sort_by_key(|c| c.entity);
+        let mut platforms: Vec<PlatformState> = self
+            .world
+            .query::<(Entity, &Platform)>()
+            .iter()
+            .map(|(e, p)| {
+                let c = self.collision.get(p.collider);
+                PlatformState {
+                    entity: e.to_bits().get(),
+                    platform: *p,
+                    linear: c.map_or_else(Vec3::zeros, |c| c.linear_velocity),
+                    angular: c.map_or_else(Vec3::zeros, |c| c.angular_velocity),
+                }
+            })
+            .collect();
+        platforms.sort_by_key(|p| p.entity);
+        Snapshot {
+            steps: self.steps,
+            accumulator: self.clock.accumulator(),
+            characters,
+            platforms,
+        }
+    }
+
+    /// Puts the Sim back in the state `snapshot` saw: stepping on from here gives the same
+    /// bits as stepping on from there. Pending events are dropped.
+    ///
+    /// # Errors
+    /// [`SnapshotError::EntitiesChanged`] when characters or platforms were spawned or
+    /// despawned since the snapshot (or it comes from another Sim); nothing changes then.
+    pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
+        self.check_entities(snapshot)?;
+        for saved in &snapshot.characters {
+            self.restore_character(saved);
+        }
+        for saved in &snapshot.platforms {
+            let Some(entity) = Entity::from_bits(saved.entity) else {
+                continue;
+            };
+            if let Ok(mut p) = self.world.get::<&mut Platform>(entity) {
+                *p = saved.platform;
+            }
+            // NOTE: platform colliders were checked finite when set; a removed one is skipped.
+            let id = saved.platform.collider;
+            let _ = self.collision.set_pose(id, saved.platform.pose);
+            let _ = self.collision.set_velocity(id, saved.linear, saved.angular);
+        }
+        self.steps = snapshot.steps;
+        self.clock.set_accumulator(snapshot.accumulator);
+        self.events.clear();
+        Ok(())
+    }
+
+    /// Checks that the characters and platforms are exactly the snapshot's.
+    fn check_entities(&self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
+        let mut now: Vec<u64> = self
+            .world
+            .query::<(Entity, &Character)>()
+            .iter()
+            .map(|(e, _)| e.to_bits().get())
+            .collect();
+        now.sort_unstable();
+        let saved = snapshot.characters.iter().map(|c| c.entity);
+        if let Some(bad) = first_difference(&now, saved) {
+            return Err(SnapshotError::EntitiesChanged(bad));
+        }
+        let mut now: Vec<u64> = self
+            .world
+            .query::<(Entity, &Platform)>()
+            .iter()
+            .map(|(e, _)| e.to_bits().get())
+            .collect();
+        now.sort_unstable();
+        let saved = snapshot.platforms.iter().map(|p| p.entity);
+        match first_difference(&now, saved) {
+            Some(bad) => Err(SnapshotError::EntitiesChanged(bad)),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes one character's saved state back, its body's shape included.
+    fn restore_character(&mut self, saved: &CharacterState) {
+        let Some(entity) = Entity::from_bits(saved.entity) else {
+            return;
+        };
+        let body = {
+            let mut q = self.world.query_one::<(
+                &mut Character,
+                &mut Pose,
+                &mut PreviousPose,
+                &mut MotorState,
+                &mut MoveIntent,
+                &mut LastStep,
+                Option<&Body>,
+            )>(entity);
+            let Ok((c, pose, prev, state, intent, last, body)) = q.get() else {
+                return;
+            };
+            c.motor.set_stack(saved.stack.clone());
+            *pose = saved.pose;
+            prev.0 = saved.previous;
+            *state = saved.state;
+            *intent = saved.intent;
+            last.0.clone_from(&saved.last);
+            body.map(|b| b.0)
+        };
+        if let Some(id) = body {
+            // NOTE: the stack was valid when saved (deserializing re-validates it).
+            let _ = self.collision.set_shape(id, body_shape(&saved.stack));
+        }
+        put(&mut self.world, entity, saved.stance.clone());
+        put(&mut self.world, entity, saved.player);
+        put(&mut self.world, entity, saved.wander);
+        put(&mut self.world, entity, saved.script.clone());
+    }
+}
+
+/// Sets or removes component `T` of `entity`, as `value` says.
+fn put<T: hecs::Component>(world: &mut hecs::World, entity: Entity, value: Option<T>) {
+    match value {
+        Some(v) => {
+            let _ = world.insert_one(entity, v);
+        }
+        None => {
+            let _ = world.remove_one::<T>(entity);
+        }
+    }
+}
+
+/// The first entity (bits) that `now` (sorted) and `saved` do not share, if any.
+fn first_difference(now: &[u64], saved: impl Iterator<Item = u64>) -> Option<u64> {
+    let mut count = 0;
+    for (k, bits) in saved.enumerate() {
+        count = k + 1;
+        if now.get(k) != Some(&bits) {
+            return Some(bits);
+        }
+    }
+    now.get(count).copied()
+}
