@@ -124,12 +124,12 @@ impl Platform {
             PlatformMotion::Rotate { axis, rate } => {
                 // f64 time keeps long runs exact; the angle wraps before going to f32.
                 let angle = (time * f64::from(rate)).rem_euclid(std::f64::consts::TAU) as Real;
-                let spin = spherewalk_core::Quat::from_axis_angle(&axis, angle);
+                let spin = spherewalk_core::math::axis_angle(&axis, angle);
                 Iso::from_parts(self.start.translation, spin * self.start.rotation)
             }
             PlatformMotion::Oscillate { offset, period } => {
                 let phase = (time / f64::from(period)).rem_euclid(1.0) * std::f64::consts::TAU;
-                let k = (0.5 - 0.5 * phase.cos()) as Real;
+                let k = (0.5 - 0.5 * spherewalk_core::math::cos64(phase)) as Real;
                 let mut pose = self.start;
                 pose.translation.vector += offset * k;
                 pose

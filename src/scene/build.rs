@@ -7,7 +7,7 @@ use crate::schedule::ScheduleError;
 use crate::sim::{CharacterDesc, Input, Sim, SpawnError};
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, CollisionWorld, GravityFields, Point3, Pose, Quat, Real, UnitVec3, Vec3,
+    ColliderDesc, CollisionWorld, GravityFields, Point3, Pose, Real, UnitVec3, Vec3, math,
 };
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -217,7 +217,7 @@ fn read_obj(obj: &Path, scale: Real, item: &str, scene: &Path) -> Result<SharedS
 /// The pose of a character with its feet at `at`, up `up`, turned `yaw` rad left about up.
 fn placed(at: Point3, up: &UnitVec3, yaw: Real) -> Pose {
     let mut pose = Pose::with_up(at, up);
-    pose.orientation = Quat::from_axis_angle(up, yaw) * pose.orientation;
+    pose.orientation = math::axis_angle(up, yaw) * pose.orientation;
     pose
 }
 
@@ -252,9 +252,9 @@ fn spread_at(spread: &Spread, i: u32, n: u32) -> (Point3, UnitVec3) {
             let ring = (1.0 - y * y).max(0.0).sqrt();
             let phi = f64::from(i) * GOLDEN_ANGLE;
             let dir = Vec3::new(
-                (ring * phi.cos()) as Real,
+                (ring * math::cos64(phi)) as Real,
                 y as Real,
-                (ring * phi.sin()) as Real,
+                (ring * math::sin64(phi)) as Real,
             );
             let up = UnitVec3::try_new(dir, 1e-6).unwrap_or_else(Vec3::y_axis);
             (Point3::from(centre) + up.into_inner() * radius, up)

@@ -16,8 +16,8 @@ use crate::sim::Input;
 use serde::Deserialize;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    GravityField, Iso, MotorSettings, Point3, Pull, Quat, Real, SphereStack, UnitVec3, UpFrame,
-    Vec3, Volume,
+    GravityField, Iso, MotorSettings, Point3, Pull, Real, SphereStack, UnitVec3, UpFrame, Vec3,
+    Volume, math,
 };
 use std::path::PathBuf;
 
@@ -89,7 +89,7 @@ fn length(field: &'static str, v: Real) -> Result<Real, String> {
 fn place(at: Xyz, rot_deg: Xyz) -> Result<Iso, String> {
     let at = vec3("at", at)?;
     let r = vec3("rot_deg", rot_deg)?;
-    let rotation = Quat::from_euler_angles(r.x.to_radians(), r.y.to_radians(), r.z.to_radians());
+    let rotation = math::euler_xyz(r.x.to_radians(), r.y.to_radians(), r.z.to_radians());
     Ok(Iso::from_parts(at.into(), rotation))
 }
 

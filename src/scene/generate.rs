@@ -9,7 +9,7 @@
 
 use spherewalk_core::na::DMatrix;
 use spherewalk_core::parry3d::shape::{ConvexPolyhedron, SharedShape, TriMeshBuilderError};
-use spherewalk_core::{ColliderDesc, Iso, Point3, Quat, Real, Vec3};
+use spherewalk_core::{ColliderDesc, Iso, Point3, Quat, Real, UnitVec3, Vec3, math};
 use thiserror::Error;
 
 /// Most parts one generator may return (stair steps, box-grid cubes, planet ball plus rocks).
@@ -177,7 +177,7 @@ pub fn ramp(
     let half_length = check_length("length", length)? * 0.5;
     let half_width = check_length("width", width)? * 0.5;
     let half_thickness = check_length("thickness", thickness)? * 0.5;
-    let rotation = Quat::from_axis_angle(&Vec3::z_axis(), angle);
+    let rotation = math::axis_angle(&Vec3::z_axis(), angle);
     // The top face's low edge is (-half_length, +half_thickness) in the box frame; placing it
     // at the origin puts the centre at rotation * (half_length, -half_thickness).
     let centre = rotation * Vec3::new(half_length, -half_thickness, 0.0);
@@ -281,18 +281,20 @@ fn rock(rng: &mut SplitMix64, radius: Real, half_rock: Real) -> Part {
     let azimuth = rng.range(0.0, std::f64::consts::TAU);
     let ring = (1.0 - y * y).max(0.0).sqrt();
     let up = Vec3::new(
-        (ring * azimuth.cos()) as Real,
+        (ring * math::cos64(azimuth)) as Real,
         y as Real,
-        (ring * azimuth.sin()) as Real,
+        (ring * math::sin64(azimuth)) as Real,
     );
-    let spin = Quat::from_axis_angle(
+    let spin = math::axis_angle(
         &Vec3::y_axis(),
         rng.range(0.0, std::f64::consts::TAU) as Real,
     );
-    // NOTE: `rotation_between` has no unique answer for the exact south pole; any half turn
-    // about a horizontal axis maps +Y there.
-    let tilt = Quat::rotation_between(&Vec3::y(), &up)
-        .unwrap_or_else(|| Quat::from_axis_angle(&Vec3::x_axis(), std::f32::consts::PI));
+    // NOTE: the exact south pole has no unique shortest rotation; any half turn about a
+    // horizontal axis maps +Y there.
+    let tilt = match UnitVec3::try_new(up, 1e-6) {
+        Some(up) => math::rotation_between(&Vec3::y_axis(), &up),
+        None => Quat::identity(),
+    };
     let shape = rock_shape(rng, half_rock);
     Part {
         shape,
@@ -376,8 +378,8 @@ pub fn heightfield(
             .enumerate()
             .map(|(i, &(weight, direction, phase))| {
                 let wavenumber = std::f64::consts::TAU * (i + 1) as f64 / size64;
-                let along = x * direction.cos() + z * direction.sin();
-                weight * (wavenumber * along + phase).sin()
+                let along = x * math::cos64(direction) + z * math::sin64(direction);
+                weight * math::sin64(wavenumber * along + phase)
             })
             .sum();
         // Rounding to f32 is monotone, so |height| <= amplitude survives the cast.

@@ -36,5 +36,5 @@ pub fn move_platforms(world: &mut World, collision: &mut CollisionWorld, dt: Rea
 pub fn velocities(before: &Iso, after: &Iso, dt: Real) -> (Vec3, Vec3) {
     let linear = (after.translation.vector - before.translation.vector) / dt;
     let turn = after.rotation * before.rotation.inverse();
-    (linear, turn.scaled_axis() / dt)
+    (linear, spherewalk_core::math::scaled_axis(&turn) / dt)
 }

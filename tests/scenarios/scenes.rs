@@ -487,3 +487,61 @@ fn a_character_layer_query_sees_only_the_characters_bodies() {
         .overlap_aabb(&everything, &scenery, &mut ids);
     assert_eq!(ids.len() + 4, scene.sim.collision.len());
 }
+
+/// FNV-1a, 64-bit: a hash whose value no Rust release changes.
+fn fnv1a(bytes: impl Iterator<Item = u8>, mut hash: u64) -> u64 {
+    for b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// The hash of 1000 steps of `scenes/playground.ron`: every character's position, orientation
+/// and velocity bits after every step, in entity order.
+fn playground_trace_hash(parallel: bool) -> u64 {
+    let mut sim = load("playground").sim;
+    sim.parallel = parallel;
+    let mut hash = 0xcbf2_9ce4_8422_2325;
+    for _ in 0..1000 {
+        sim.step();
+        let mut rows: Vec<(u64, Vec<u32>)> = sim
+            .world
+            .query::<(Entity, &spherewalk::Pose, &spherewalk::MotorState)>()
+            .iter()
+            .map(|(e, p, s)| {
+                let reals = p
+                    .position
+                    .iter()
+                    .chain(p.orientation.coords.iter())
+                    .chain(s.velocity.iter());
+                (e.to_bits().get(), reals.map(|r| r.to_bits()).collect())
+            })
+            .collect();
+        rows.sort_by_key(|(e, _)| *e);
+        for (_, bits) in rows {
+            hash = fnv1a(bits.iter().flat_map(|b| b.to_le_bytes()), hash);
+        }
+    }
+    hash
+}
+
+/// The same bits on every machine: the motor, the runtime's systems and the scene builder
+/// use only IEEE-exact arithmetic and `spherewalk_core::math`'s pure-Rust `sin`, `cos`, `tan`,
+/// `acos` and `atan2` (never the platform's math library), so 1000 steps of the playground
+/// hash to this constant on x86-64 and aarch64 alike, serial or parallel. A change to the step
+/// changes it: say why in the commit that sets it anew.
+#[test]
+fn playground_trace_hash_is_pinned() {
+    const PLAYGROUND_HASH: u64 = 0x71e3_74fe_ac4d_7f78;
+    let serial = playground_trace_hash(false);
+    assert_eq!(
+        serial,
+        playground_trace_hash(true),
+        "parallel differs from serial"
+    );
+    assert_eq!(
+        serial, PLAYGROUND_HASH,
+        "the playground trace hashes to {serial:#018x} (pinned {PLAYGROUND_HASH:#018x})"
+    );
+}

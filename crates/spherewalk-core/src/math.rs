@@ -54,3 +54,155 @@ pub fn clamp_length(v: &Vec3, max: Real) -> (Vec3, bool) {
     }
     (unit * (max / len), true)
 }
+
+// Portable transcendental functions. `f32::sin` and friends call the platform's math library,
+// whose last bits differ between platforms; these come from the pure-Rust `libm` crate, so a
+// step gives the same bits on every machine. Everything the step, the runtime's systems and
+// scene building compute with trigonometry goes through them; square roots are IEEE-exact
+// everywhere and stay as they are.
+
+/// Sine of `x` (rad), the same bits on every platform.
+#[inline]
+pub fn sin(x: Real) -> Real {
+    libm::sinf(x)
+}
+
+/// Cosine of `x` (rad), the same bits on every platform.
+#[inline]
+pub fn cos(x: Real) -> Real {
+    libm::cosf(x)
+}
+
+/// Tangent of `x` (rad), the same bits on every platform.
+#[inline]
+pub fn tan(x: Real) -> Real {
+    libm::tanf(x)
+}
+
+/// Arc cosine (rad) of `x`, clamped to [-1, 1] first, the same bits on every platform.
+#[inline]
+pub fn acos(x: Real) -> Real {
+    libm::acosf(x.clamp(-1.0, 1.0))
+}
+
+/// The angle (rad) of the point `(x, y)` from +x, in (-pi, pi], the same bits on every
+/// platform.
+#[inline]
+pub fn atan2(y: Real, x: Real) -> Real {
+    libm::atan2f(y, x)
+}
+
+/// `f64` sine (rad), the same bits on every platform (scene generators, platform clocks).
+#[inline]
+pub fn sin64(x: f64) -> f64 {
+    libm::sin(x)
+}
+
+/// `f64` cosine (rad), the same bits on every platform.
+#[inline]
+pub fn cos64(x: f64) -> f64 {
+    libm::cos(x)
+}
+
+/// The rotation by `angle` (rad, right-handed) about unit `axis`, built with the portable sine
+/// and cosine (nalgebra's `from_axis_angle` uses the platform's).
+pub fn axis_angle(axis: &UnitVec3, angle: Real) -> Quat {
+    let half = 0.5 * angle;
+    let q = na::Quaternion::from_parts(cos(half), axis.into_inner() * sin(half));
+    Quat::new_normalize(q)
+}
+
+/// The shortest rotation taking unit `from` onto unit `to`: by algebra alone for directions
+/// within a right angle of each other, with the portable [`atan2`] beyond (where `1 + cos`
+/// loses its digits); for exactly opposite directions, a half turn about a deterministic
+/// perpendicular.
+pub fn rotation_between(from: &UnitVec3, to: &UnitVec3) -> Quat {
+    let d = from.dot(to);
+    let c = from.cross(to);
+    if d >= 0.0 {
+        return Quat::new_normalize(na::Quaternion::from_parts(1.0 + d, c));
+    }
+    match UnitVec3::try_new(c, 1e-20) {
+        Some(axis) => axis_angle(&axis, atan2(c.norm(), d)),
+        None => {
+            let axis = any_perpendicular(from);
+            Quat::new_unchecked(na::Quaternion::from_parts(0.0, axis.into_inner()))
+        }
+    }
+}
+
+/// The rotation about world X by `x`, then world Y by `y`, then world Z by `z` (rad).
+pub fn euler_xyz(x: Real, y: Real, z: Real) -> Quat {
+    axis_angle(&Vec3::z_axis(), z) * axis_angle(&Vec3::y_axis(), y) * axis_angle(&Vec3::x_axis(), x)
+}
+
+/// `q`'s rotation as its axis times its angle (rad, in [0, pi]), portably; zero for no turn.
+pub fn scaled_axis(q: &Quat) -> Vec3 {
+    let (w, v) = (q.w, q.imag());
+    // q and -q are the same rotation: take the one with w >= 0, whose angle is at most pi.
+    let (w, v) = if w < 0.0 { (-w, -v) } else { (w, v) };
+    let s = v.norm();
+    if s <= 0.0 {
+        return Vec3::zeros();
+    }
+    v * (2.0 * atan2(s, w) / s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    // The portable functions agree with the platform's to within f32 rounding (a few ulps);
+    // 1e-6 is about 8 ulps of 1.
+
+    #[test]
+    fn portable_rotations_match_nalgebra_s() {
+        let axis = UnitVec3::new_normalize(Vec3::new(0.3, -0.8, 0.5));
+        for angle in [-3.0, -0.7, 0.0, 0.25, 1.5, 3.1] {
+            let ours = axis_angle(&axis, angle);
+            let theirs = Quat::from_axis_angle(&axis, angle);
+            assert!(ours.angle_to(&theirs) < 1e-3, "{angle}");
+            assert_relative_eq!(ours.coords, theirs.coords, epsilon = 1e-6);
+            // Back to axis times angle (|angle| <= pi keeps the sign with the axis).
+            assert_relative_eq!(
+                scaled_axis(&ours),
+                axis.into_inner() * angle,
+                epsilon = 1e-5
+            );
+        }
+        let ours = euler_xyz(0.3, -0.2, 0.5);
+        let theirs = Quat::from_euler_angles(0.3, -0.2, 0.5);
+        assert_relative_eq!(ours.coords, theirs.coords, epsilon = 1e-6);
+    }
+
+    #[test]
+    fn rotation_between_takes_one_direction_onto_the_other() {
+        let from = Vec3::y_axis();
+        for to in [
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.2, 0.9, -0.4),
+            Vec3::new(0.0, -1.0, 0.0),
+            Vec3::new(1e-4, -1.0, 0.0),
+        ] {
+            let to = UnitVec3::new_normalize(to);
+            let q = rotation_between(&from, &to);
+            assert_relative_eq!(q * from.into_inner(), to.into_inner(), epsilon = 1e-5);
+        }
+        assert_eq!(rotation_between(&from, &from), Quat::identity());
+    }
+
+    #[test]
+    fn portable_trig_is_within_rounding_of_the_platform_s() {
+        for k in -40..=40 {
+            let x = k as Real * 0.1;
+            assert_relative_eq!(sin(x), x.sin(), epsilon = 1e-6);
+            assert_relative_eq!(cos(x), x.cos(), epsilon = 1e-6);
+            assert_relative_eq!(atan2(x, 1.5), x.atan2(1.5), epsilon = 1e-6);
+            let c = (k as Real / 40.0).clamp(-1.0, 1.0);
+            assert_relative_eq!(acos(c), c.acos(), epsilon = 1e-6);
+        }
+        assert_relative_eq!(tan(0.7), 0.7f32.tan(), epsilon = 1e-6);
+        assert_eq!(acos(1.5), 0.0, "clamped to 1 first");
+    }
+}

@@ -35,8 +35,12 @@ impl Pose {
     /// At `position` (world, m) with `up` as the character's up, and the heading that the shortest
     /// rotation from world +Y to `up` gives to world -Z.
     pub fn with_up(position: Point3, up: &UnitVec3) -> Self {
-        let orientation = Quat::rotation_between_axis(&Vec3::y_axis(), up)
-            .unwrap_or_else(|| Quat::from_axis_angle(&Vec3::x_axis(), std::f32::consts::PI));
+        // Straight down: a half turn about world X.
+        let orientation = if up.y < -1.0 + 1e-6 {
+            Quat::new_unchecked(crate::math::na::Quaternion::new(0.0, 1.0, 0.0, 0.0))
+        } else {
+            crate::math::rotation_between(&Vec3::y_axis(), up)
+        };
         Self {
             position,
             orientation,

@@ -38,14 +38,13 @@ pub fn target_up(up_frame: &UpFrame, pose: &Pose, state: &MotorState, gravity: &
 /// otherwise (the feet sphere then never moves into geometry).
 pub fn turn_up(pose: &mut Pose, pivot: &Point3, target: &UnitVec3, max_angle: Real) -> Real {
     let up = pose.up();
-    let cos = up.dot(target).clamp(-1.0, 1.0);
-    let angle = cos.acos();
+    let angle = crate::math::acos(up.dot(target));
     if angle <= 1e-6 || max_angle <= 0.0 {
         return 0.0;
     }
     let axis = UnitVec3::try_new(up.cross(target), 1e-6).unwrap_or_else(|| pose.right());
     let turn = angle.min(max_angle);
-    let rotation = Quat::from_axis_angle(&axis, turn);
+    let rotation = crate::math::axis_angle(&axis, turn);
     pose.orientation = Quat::new_normalize((rotation * pose.orientation).into_inner());
     pose.position = pivot + rotation * (pose.position - pivot);
     turn
@@ -55,7 +54,7 @@ pub fn turn_up(pose: &mut Pose, pivot: &Point3, target: &UnitVec3, max_angle: Re
 /// above). The position does not move.
 pub fn yaw(pose: &mut Pose, angle: Real) {
     if angle != 0.0 && angle.is_finite() {
-        let rotation = Quat::from_axis_angle(&pose.up(), angle);
+        let rotation = crate::math::axis_angle(&pose.up(), angle);
         pose.orientation = Quat::new_normalize((rotation * pose.orientation).into_inner());
     }
 }

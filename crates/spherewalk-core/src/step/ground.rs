@@ -62,7 +62,7 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         point: hit.point,
         contact_normal: hit.normal,
         surface_normal,
-        slope_angle: cos.acos(),
+        slope_angle: crate::math::acos(cos),
         stable: ctx.walkable(k, &surface_normal, &up),
         distance: hit.distance - skin,
     })
@@ -95,7 +95,7 @@ fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundH
             point: sp.point,
             contact_normal: sp.contact_normal,
             surface_normal: sp.contact_normal,
-            slope_angle: cos.clamp(-1.0, 1.0).acos(),
+            slope_angle: crate::math::acos(cos),
             stable: false,
             distance: gap,
         });

@@ -44,7 +44,7 @@ fn facing_turn(pose: &Pose, intent: &MoveIntent, dt: Real) -> Real {
         return 0.0;
     };
     let forward = pose.forward();
-    let angle = forward.cross(&target).dot(&up).atan2(forward.dot(&target));
+    let angle = crate::math::atan2(forward.cross(&target).dot(&up), forward.dot(&target));
     let most = intent.turn_rate.max(0.0) * dt;
     angle.clamp(-most, most)
 }
@@ -122,7 +122,7 @@ impl Motor {
             stack,
             settings,
             filter: QueryFilter::default(),
-            cos_slope: settings.slope_limit.cos(),
+            cos_slope: crate::math::cos(settings.slope_limit),
         })
     }
 
@@ -611,7 +611,7 @@ fn carried_velocity(
             let angle = angle.rem_euclid(std::f32::consts::TAU);
             let centre = Point3::from(c.pose.translation.vector);
             let arm = pose.position - centre;
-            let swept = crate::math::Quat::from_axis_angle(&axis, angle) * arm - arm;
+            let swept = crate::math::axis_angle(&axis, angle) * arm - arm;
             carried += swept / dt;
             turn = axis.dot(&pose.up()) * angle;
         }

@@ -66,7 +66,7 @@ pub fn try_step_up(
     // step forward plays this part). Only a move stopped nearly head-on goes further; one
     // sliding along a wall never does.
     let feet = ctx.motor.stack.feet();
-    let least = feet.radius * (1.0 - settings.slope_limit.sin()) + settings.skin_width;
+    let least = feet.radius * (1.0 - crate::math::sin(settings.slope_limit)) + settings.skin_width;
     let facing = blocked_by.map_or(0.0, |n| -n.dot(&dir));
     // Stopped at once (the plain move got under a quarter of the way) or by a face within 60
     // degrees of head-on: the retry goes `least` past the stop, further when oblique.
@@ -193,7 +193,7 @@ fn deep_enough(
     {
         return false;
     }
-    let reach = depth * settings.slope_limit.tan() + DEPTH_TOLERANCE;
+    let reach = depth * crate::math::tan(settings.slope_limit) + DEPTH_TOLERANCE;
     let origin = contact + dir.into_inner() * depth + up.into_inner() * reach;
     cast_ray_among(ctx.world, ctx.prims, &origin, &-*up, 2.0 * reach)
         .is_some_and(|(k, hit)| hit.distance > 0.0 && ctx.walkable(k, &hit.normal, up))

@@ -5,8 +5,8 @@
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, Iso, Motor, MotorSettings, MotorState,
-    MoveIntent, Point3, Pose, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport,
-    UnitVec3, Vec3,
+    MoveIntent, Point3, Pose, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3,
+    Vec3,
 };
 
 /// Standard gravity (m/s²).
@@ -39,7 +39,7 @@ impl Frame {
 
     /// The scene rotated 90 degrees about world Z (its up is world -X) and moved off the origin.
     pub fn rotated() -> Self {
-        let rot = Quat::from_axis_angle(&Vec3::z_axis(), std::f32::consts::FRAC_PI_2);
+        let rot = spherewalk_core::math::axis_angle(&Vec3::z_axis(), std::f32::consts::FRAC_PI_2);
         Self {
             name: "rotated 90 deg",
             iso: Iso::from_parts(Vec3::new(3.0, -7.0, 11.0).into(), rot),
@@ -50,7 +50,7 @@ impl Frame {
     /// The scene at the north pole of a 30 m planet (ball collider + point gravity), the
     /// planet itself tilted and moved off the origin.
     pub fn planet() -> Self {
-        let rot = Quat::from_euler_angles(0.3, -0.2, 0.5);
+        let rot = spherewalk_core::math::euler_xyz(0.3, -0.2, 0.5);
         Self {
             name: "planet r=30",
             iso: Iso::from_parts(Vec3::new(-5.0, 2.0, 4.0).into(), rot),
@@ -135,11 +135,11 @@ impl Scene {
     /// `(start_x, 0, 0)` and runs `length` metres up the slope.
     pub fn add_ramp(&mut self, angle_deg: Real, length: Real, start_x: Real) -> ColliderId {
         let a = angle_deg.to_radians();
-        let rot = Quat::from_axis_angle(&Vec3::z_axis(), a);
+        let rot = spherewalk_core::math::axis_angle(&Vec3::z_axis(), a);
         let normal = rot * Vec3::y();
         let top_centre = Vec3::new(
-            start_x + 0.5 * length * a.cos(),
-            0.5 * length * a.sin(),
+            start_x + 0.5 * length * spherewalk_core::math::cos(a),
+            0.5 * length * spherewalk_core::math::sin(a),
             0.0,
         );
         let centre = top_centre - normal * 0.5;
