@@ -2,6 +2,7 @@
 //! character carries one of [`PlayerInput`], [`Wander`] or [`Script`]; the systems in
 //! [`crate::systems`] turn it into the intent, so every character uses the same motor.
 
+use crate::rng::SplitMix64;
 use serde::{Deserialize, Serialize};
 use spherewalk_core::{Quat, Real};
 
@@ -78,7 +79,7 @@ pub struct Wander {
     pub speed: Real,
     /// Largest turn rate (rad/s).
     pub max_turn_rate: Real,
-    pub(crate) rng: u64,
+    pub(crate) rng: SplitMix64,
     pub(crate) turn_rate: Real,
     pub(crate) timer: Real,
 }
@@ -90,21 +91,15 @@ impl Wander {
         Self {
             speed,
             max_turn_rate,
-            rng: seed,
+            rng: SplitMix64::new(seed),
             turn_rate: 0.0,
             timer: 0.0,
         }
     }
 
-    /// The next number of the wanderer's own sequence, uniform in [0, 1) (SplitMix64).
+    /// The next number of the wanderer's own sequence, uniform in [0, 1).
     pub(crate) fn next_unit(&mut self) -> Real {
-        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        // The top 24 bits fill an f32 mantissa exactly.
-        (z >> 40) as Real / (1u64 << 24) as Real
+        self.rng.unit_real()
     }
 }
 

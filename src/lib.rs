@@ -19,6 +19,7 @@
 pub mod components;
 mod events;
 pub mod input;
+mod rng;
 pub mod scene;
 mod schedule;
 mod sim;

@@ -7,6 +7,7 @@
 //! parameters and return a typed error instead of panicking; the same parameters (and seed)
 //! always give the same parts.
 
+use crate::rng::SplitMix64;
 use spherewalk_core::na::DMatrix;
 use spherewalk_core::parry3d::shape::{ConvexPolyhedron, SharedShape, TriMeshBuilderError};
 use spherewalk_core::{ColliderDesc, Iso, Point3, Quat, Real, UnitVec3, Vec3, math};
@@ -216,29 +217,6 @@ pub fn box_grid(nx: u32, nz: u32, size: Real) -> Result<Vec<Part>, GenerateError
     Ok(parts)
 }
 
-/// A SplitMix64 generator: tiny, fast and fully determined by its seed.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`, from the top 53 bits.
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-}
-
 /// A ball of `radius` (m) centred on the local origin, then `rocks` small convex rocks
 /// half-buried in its surface at pseudo-random places chosen by `seed`.
 ///
@@ -262,7 +240,7 @@ pub fn planet(
     check_length("radius", radius)?;
     check_count("rocks", u64::from(rocks), 0, MAX_PARTS - 1)?;
     let half_rock = check_length("rock_size", rock_size)? * 0.5;
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut parts = Vec::with_capacity(rocks as usize + 1);
     parts.push(Part {
         shape: SharedShape::ball(radius),
@@ -328,7 +306,7 @@ fn rock_shape(rng: &mut SplitMix64, half_rock: Real) -> SharedShape {
 /// The seed-chosen waves of [`heightfield`]: `(weight, direction angle, phase)`; the weights
 /// sum to 1, so the sum of the waves lies in [-1, 1].
 fn waves(seed: u64) -> [(f64, f64, f64); 3] {
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let tau = std::f64::consts::TAU;
     let mut wave = |weight: f64| (weight, rng.range(0.0, tau), rng.range(0.0, tau));
     [wave(0.5), wave(0.3), wave(0.2)]
