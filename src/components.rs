@@ -22,11 +22,7 @@ pub struct PreviousPose(pub Pose);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name(pub String);
 
-/// The character's own collider in the shared [`spherewalk_core::CollisionWorld`]: a compound
-/// of its spheres that the other characters collide with (never walkable, so nobody stands on
-/// a head). Moved to the character's pose at the start of every step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Body(pub ColliderId);
+pub use crate::body::Body;
 
 /// Everything the last step did (ground, events, contacts, flags): the core's [`StepReport`].
 #[derive(Clone, Debug, Default)]

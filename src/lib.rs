@@ -16,6 +16,7 @@
 
 #![forbid(unsafe_code)]
 
+mod body;
 pub mod components;
 mod events;
 pub mod input;

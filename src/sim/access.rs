@@ -1,9 +1,9 @@
 //! What a game reads and writes of its characters every frame, without a raw hecs query.
 
 use super::Sim;
+use crate::body::body_pose;
 use crate::components::{Body, Character, PreviousPose};
 use crate::input::{PlayerInput, Script, Wander};
-use crate::systems::body_pose;
 use hecs::Entity;
 use spherewalk_core::na::Matrix4;
 use spherewalk_core::{ColliderId, GroundState, MotorState, Pose, Real, UnitVec3, Vec3};

@@ -1,6 +1,8 @@
 //! [`Sim`]: the hecs world, the collision world and the fixed-step clock, stepped by the
 //! systems in a fixed order.
 
+use crate::body::insert_body;
+
 mod access;
 mod snapshot;
 
@@ -23,8 +25,7 @@ use spherewalk_core::{
 use std::collections::BTreeMap;
 use thiserror::Error;
 
-/// Layer bit of characters' body colliders: a [`QueryFilter`] without it ignores characters.
-pub const CHARACTER_LAYER: u32 = 1 << 31;
+pub use crate::body::CHARACTER_LAYER;
 
 /// Most events a [`Sim`] keeps waiting to be drained; beyond it the oldest are dropped and
 /// counted ([`Sim::events_dropped`]), so a game that never drains stays within bounded memory.
@@ -268,18 +269,13 @@ impl Sim {
             return Err(SpawnError::NonFinitePose { name: desc.name });
         }
         let body = if desc.solid {
-            let shape = systems::body_shape(&desc.stack);
-            let collider = ColliderDesc::new(shape)
-                .pose(systems::body_pose(&desc.pose))
-                .layers(CHARACTER_LAYER)
-                .not_walkable();
-            let id = self.collision.insert(collider)?;
-            self.names.insert(id, desc.name.clone());
+            let body = insert_body(&mut self.collision, &desc.stack, &desc.pose)?;
+            self.names.insert(body.0, desc.name.clone());
             motor = motor.with_filter(QueryFilter {
-                exclude: Some(id),
+                exclude: Some(body.0),
                 ..QueryFilter::default()
             });
-            Some(Body(id))
+            Some(body)
         } else {
             None
         };

@@ -2,9 +2,9 @@
 //! that serializes with serde.
 
 use super::Sim;
+use crate::body::reshape_body;
 use crate::components::{Body, Character, LastStep, Platform, PreviousPose, Stance};
 use crate::input::{PlayerInput, Script, Wander};
-use crate::systems::body_shape;
 use hecs::Entity;
 use serde::{Deserialize, Serialize};
 use spherewalk_core::{MotorState, MoveIntent, Pose, SphereStack, StepReport, Vec3};
@@ -153,27 +153,12 @@ impl Sim {
 
     /// Checks that the characters and platforms are exactly the snapshot's.
     fn check_entities(&self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
-        let mut now: Vec<u64> = self
-            .world
-            .query::<(Entity, &Character)>()
-            .iter()
-            .map(|(e, _)| e.to_bits().get())
-            .collect();
-        now.sort_unstable();
-        let saved = snapshot.characters.iter().map(|c| c.entity);
-        if let Some(bad) = first_difference(&now, saved) {
-            return Err(SnapshotError::EntitiesChanged(bad));
-        }
-        let mut now: Vec<u64> = self
-            .world
-            .query::<(Entity, &Platform)>()
-            .iter()
-            .map(|(e, _)| e.to_bits().get())
-            .collect();
-        now.sort_unstable();
-        let saved = snapshot.platforms.iter().map(|p| p.entity);
-        match first_difference(&now, saved) {
-            Some(bad) => Err(SnapshotError::EntitiesChanged(bad)),
+        let characters = snapshot.characters.iter().map(|c| c.entity);
+        let platforms = snapshot.platforms.iter().map(|p| p.entity);
+        let bad = first_difference(&entities_with::<Character>(&self.world), characters)
+            .or_else(|| first_difference(&entities_with::<Platform>(&self.world), platforms));
+        match bad {
+            Some(bits) => Err(SnapshotError::EntitiesChanged(bits)),
             None => Ok(()),
         }
     }
@@ -202,11 +187,10 @@ impl Sim {
             *state = saved.state;
             *intent = saved.intent;
             last.0.clone_from(&saved.last);
-            body.map(|b| b.0)
+            body.copied()
         };
-        if let Some(id) = body {
-            // NOTE: the stack was valid when saved (deserializing re-validates it).
-            let _ = self.collision.set_shape(id, body_shape(&saved.stack));
+        if let Some(body) = body {
+            reshape_body(&mut self.collision, body, &saved.stack, &saved.pose);
         }
         put(&mut self.world, entity, saved.stance.clone());
         put(&mut self.world, entity, saved.player);
@@ -225,6 +209,17 @@ fn put<T: hecs::Component>(world: &mut hecs::World, entity: Entity, value: Optio
             let _ = world.remove_one::<T>(entity);
         }
     }
+}
+
+/// The bits of every entity with component `T`, sorted.
+fn entities_with<T: hecs::Component>(world: &hecs::World) -> Vec<u64> {
+    let mut bits: Vec<u64> = world
+        .query::<(Entity, &T)>()
+        .iter()
+        .map(|(e, _)| e.to_bits().get())
+        .collect();
+    bits.sort_unstable();
+    bits
 }
 
 /// The first entity (bits) that `now` (sorted) and `saved` do not share, if any.

@@ -15,11 +15,12 @@ mod platforms;
 mod separate;
 mod stance;
 
+pub use crate::body::{body_pose, body_shape, sync_bodies};
 pub use intent::{player_intents, script_intents, wander_intents};
-pub use motor::{body_pose, gravity_fields, step_characters, sync_bodies};
+pub use motor::{gravity_fields, step_characters};
 pub use platforms::{move_platforms, velocities};
 pub use separate::separate_characters;
-pub use stance::{apply_stances, body_shape};
+pub use stance::apply_stances;
 
 /// Runs `f` on every item, on rayon's pool when `parallel` is asked for and the `parallel`
 /// feature is on, else in order. `f` must touch only its own item (and shared reads), so both

@@ -3,12 +3,10 @@
 //! (feature `parallel`) with bit-identical results: each character reads only the shared
 //! collision world and writes only its own components.
 
-use crate::components::{Body, Character, LastStep, PreviousPose};
+use crate::components::{Character, LastStep, PreviousPose};
 use hecs::World;
-use spherewalk_core::na::Translation3;
 use spherewalk_core::{
-    ColliderId, CollisionWorld, GravityField, GravityFields, Iso, MotorState, MoveIntent, Pose,
-    Real, StepInput,
+    CollisionWorld, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real, StepInput,
 };
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
@@ -26,25 +24,6 @@ pub fn gravity_fields(world: &World) -> GravityFields {
         let _ = set.add(field);
     }
     set
-}
-
-/// Moves every character's [`Body`] collider to its pose (world), so the others collide with
-/// where it stands at the start of the step.
-pub fn sync_bodies(world: &World, collision: &mut CollisionWorld) {
-    let mut moves: Vec<(ColliderId, Iso)> = world
-        .query::<(&Body, &Pose)>()
-        .iter()
-        .map(|(body, pose)| (body.0, body_pose(pose)))
-        .collect();
-    moves.sort_by_key(|(id, _)| *id);
-    // NOTE: bodies are inserted by the runtime with finite poses, and the motor never makes a
-    // pose non-finite; a refused batch leaves the bodies where they were.
-    let _ = collision.set_poses(&moves);
-}
-
-/// The world pose of a body collider for a character at `pose`.
-pub fn body_pose(pose: &Pose) -> Iso {
-    Iso::from_parts(Translation3::from(pose.position.coords), pose.orientation)
 }
 
 /// One character's components for a step.

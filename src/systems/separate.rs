@@ -7,7 +7,7 @@
 //! character's ground plane (nobody is lifted onto a head), removes the velocity into the
 //! other, and re-resolves the pushed character against the static geometry.
 
-use super::motor::sync_bodies;
+use crate::body::sync_bodies;
 use crate::components::{Body, Character};
 use crate::sim::CHARACTER_LAYER;
 use hecs::World;

@@ -1,10 +1,9 @@
 //! Crouching and standing up: resizes the sphere stack of characters with a [`Stance`].
 
-use super::motor::body_pose;
-use crate::components::{Body, Character, Stance};
+use crate::body::{Body, reshape_body};
+use crate::components::{Character, Stance};
 use hecs::World;
-use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{CollisionWorld, Iso, Pose, SphereStack};
+use spherewalk_core::{CollisionWorld, Pose, SphereStack};
 
 /// Applies every character's crouch wish: crouches at once; stands up only when the standing
 /// stack fits where the character is (every sphere clear of everything but its own body by
@@ -27,9 +26,7 @@ pub fn apply_stances(world: &mut World, collision: &mut CollisionWorld) {
         };
         character.motor.set_stack(stack.clone());
         if let Some(body) = body {
-            // NOTE: a body whose id vanished keeps its old shape; the motor no longer sees it.
-            let _ = collision.set_shape(body.0, body_shape(stack));
-            let _ = collision.set_pose(body.0, body_pose(pose));
+            reshape_body(collision, *body, stack, pose);
         }
     }
 }
@@ -47,19 +44,4 @@ fn fits(
         let centre = pose.centre_at(s.offset_local);
         collision.sphere_penetration(&centre, s.radius, filter) <= tolerance
     })
-}
-
-/// The collider of a character's body: a compound of its spheres (character-local frame).
-pub fn body_shape(stack: &SphereStack) -> SharedShape {
-    let parts = stack
-        .spheres()
-        .iter()
-        .map(|s| {
-            (
-                Iso::translation(0.0, s.offset_local, 0.0),
-                SharedShape::ball(s.radius),
-            )
-        })
-        .collect();
-    SharedShape::compound(parts)
 }

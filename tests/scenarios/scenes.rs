@@ -505,20 +505,7 @@ fn playground_trace_hash(parallel: bool) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325;
     for _ in 0..1000 {
         sim.step();
-        let mut rows: Vec<(u64, Vec<u32>)> = sim
-            .world
-            .query::<(Entity, &spherewalk::Pose, &spherewalk::MotorState)>()
-            .iter()
-            .map(|(e, p, s)| {
-                let reals = p
-                    .position
-                    .iter()
-                    .chain(p.orientation.coords.iter())
-                    .chain(s.velocity.iter());
-                (e.to_bits().get(), reals.map(|r| r.to_bits()).collect())
-            })
-            .collect();
-        rows.sort_by_key(|(e, _)| *e);
+        let rows = crate::common::character_bits(&sim);
         for (_, bits) in rows {
             hash = fnv1a(bits.iter().flat_map(|b| b.to_le_bytes()), hash);
         }

@@ -3,7 +3,7 @@
 
 use spherewalk::components::Platform;
 use spherewalk::scene;
-use spherewalk::{MotorState, Pose, Sim, Snapshot, SnapshotError};
+use spherewalk::{MotorState, Sim, Snapshot, SnapshotError};
 use std::path::Path;
 
 fn load(name: &str) -> Sim {
@@ -16,21 +16,9 @@ fn load(name: &str) -> Sim {
 /// The bits of every character's pose and velocity and every platform's pose and clock, in
 /// entity order.
 fn state_bits(sim: &Sim) -> Vec<u64> {
-    let mut out: Vec<(u64, Vec<u64>)> = sim
-        .world
-        .query::<(spherewalk::hecs::Entity, &Pose, &MotorState)>()
-        .iter()
-        .map(|(e, p, s)| {
-            let reals = p
-                .position
-                .iter()
-                .chain(p.orientation.coords.iter())
-                .chain(s.velocity.iter());
-            (
-                e.to_bits().get(),
-                reals.map(|r| u64::from(r.to_bits())).collect(),
-            )
-        })
+    let mut out: Vec<(u64, Vec<u64>)> = crate::common::character_bits(sim)
+        .into_iter()
+        .map(|(e, bits)| (e, bits.into_iter().map(u64::from).collect()))
         .collect();
     out.extend(
         sim.world

@@ -1,0 +1,79 @@
+//! A character's body collider: the compound of its spheres that the other characters collide
+//! with. Its shape, pose, insertion and per-step sync live here and nowhere else.
+
+use hecs::World;
+use spherewalk_core::na::Translation3;
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
+    ColliderDesc, ColliderId, CollisionWorld, Iso, Pose, SphereStack, WorldError,
+};
+
+/// Layer bit of characters' body colliders: a [`spherewalk_core::QueryFilter`] without it
+/// ignores characters.
+pub const CHARACTER_LAYER: u32 = 1 << 31;
+
+/// The character's own collider in the shared [`CollisionWorld`]: a compound of its spheres
+/// that the other characters collide with (never walkable, so nobody stands on a head). Moved
+/// to the character's pose at the start of every step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Body(pub ColliderId);
+
+/// The collider of a character's body: a compound of its spheres (character-local frame).
+pub fn body_shape(stack: &SphereStack) -> SharedShape {
+    let parts = stack
+        .spheres()
+        .iter()
+        .map(|s| {
+            (
+                Iso::translation(0.0, s.offset_local, 0.0),
+                SharedShape::ball(s.radius),
+            )
+        })
+        .collect();
+    SharedShape::compound(parts)
+}
+
+/// The world pose of a body collider for a character at `pose`.
+pub fn body_pose(pose: &Pose) -> Iso {
+    Iso::from_parts(Translation3::from(pose.position.coords), pose.orientation)
+}
+
+/// Inserts the body of a character of `stack` at `pose` (world) on [`CHARACTER_LAYER`], not
+/// walkable.
+///
+/// # Errors
+/// [`WorldError`] when the collision world refuses it (a non-finite pose).
+pub fn insert_body(
+    collision: &mut CollisionWorld,
+    stack: &SphereStack,
+    pose: &Pose,
+) -> Result<Body, WorldError> {
+    let collider = ColliderDesc::new(body_shape(stack))
+        .pose(body_pose(pose))
+        .layers(CHARACTER_LAYER)
+        .not_walkable();
+    collision.insert(collider).map(Body)
+}
+
+/// Resizes a body to `stack` (crouching, standing up, a restored snapshot) and puts it at
+/// `pose` (world).
+pub fn reshape_body(collision: &mut CollisionWorld, body: Body, stack: &SphereStack, pose: &Pose) {
+    // NOTE: a body whose id vanished (removed by the game) keeps nothing to resize; the motor
+    // no longer sees it.
+    let _ = collision.set_shape(body.0, body_shape(stack));
+    let _ = collision.set_pose(body.0, body_pose(pose));
+}
+
+/// Moves every character's [`Body`] collider to its pose (world), so the others collide with
+/// where it stands at the start of the step.
+pub fn sync_bodies(world: &World, collision: &mut CollisionWorld) {
+    let mut moves: Vec<(ColliderId, Iso)> = world
+        .query::<(&Body, &Pose)>()
+        .iter()
+        .map(|(body, pose)| (body.0, body_pose(pose)))
+        .collect();
+    moves.sort_by_key(|(id, _)| *id);
+    // NOTE: bodies are inserted by the runtime with finite poses, and the motor never makes a
+    // pose non-finite; a refused batch leaves the bodies where they were.
+    let _ = collision.set_poses(&moves);
+}
