@@ -60,8 +60,12 @@ pub fn insert_body(
 pub fn reshape_body(collision: &mut CollisionWorld, body: Body, stack: &SphereStack, pose: &Pose) {
     // NOTE: a body whose id vanished (removed by the game) keeps nothing to resize; the motor
     // no longer sees it.
-    let _ = collision.set_shape(body.0, body_shape(stack));
-    let _ = collision.set_pose(body.0, body_pose(pose));
+    let done = collision
+        .set_shape(body.0, body_shape(stack))
+        .and_then(|()| collision.set_pose(body.0, body_pose(pose)));
+    if let Err(e) = done {
+        log::warn!("body {:?} not reshaped: {e}", body.0);
+    }
 }
 
 /// Moves every character's [`Body`] collider to its pose (world), so the others collide with
@@ -74,6 +78,8 @@ pub fn sync_bodies(world: &World, collision: &mut CollisionWorld) {
         .collect();
     moves.sort_by_key(|(id, _)| *id);
     // NOTE: bodies are inserted by the runtime with finite poses, and the motor never makes a
-    // pose non-finite; a refused batch leaves the bodies where they were.
-    let _ = collision.set_poses(&moves);
+    // pose non-finite; a refused batch (a body the game removed) leaves them where they were.
+    if let Err(e) = collision.set_poses(&moves) {
+        log::warn!("bodies not moved this step: {e}");
+    }
 }

@@ -111,7 +111,9 @@ impl Sim {
         };
         if let Some(id) = body {
             // NOTE: a finite pose always gives a finite body pose; a removed body is skipped.
-            let _ = self.collision.set_pose(id, body_pose(&pose));
+            if let Err(e) = self.collision.set_pose(id, body_pose(&pose)) {
+                log::warn!("teleport: body {id:?} not moved: {e}");
+            }
         }
         Ok(())
     }

@@ -316,9 +316,11 @@ impl Sim {
         let platform = self.world.get::<&Platform>(entity).ok().map(|p| p.collider);
         self.world.despawn(entity)?;
         for id in body.into_iter().chain(platform) {
-            // NOTE: the runtime inserted these and nothing else removes them; a game that
-            // removed one itself already did the work.
-            let _ = self.collision.remove(id);
+            // NOTE: the runtime inserted these; a game that removed one itself already did
+            // the work.
+            if let Err(e) = self.collision.remove(id) {
+                log::debug!("despawn: collider {id:?} already gone: {e}");
+            }
             self.names.remove(&id);
         }
         Ok(())

@@ -142,8 +142,13 @@ impl Sim {
             }
             // NOTE: platform colliders were checked finite when set; a removed one is skipped.
             let id = saved.platform.collider;
-            let _ = self.collision.set_pose(id, saved.platform.pose);
-            let _ = self.collision.set_velocity(id, saved.linear, saved.angular);
+            let done = self
+                .collision
+                .set_pose(id, saved.platform.pose)
+                .and_then(|()| self.collision.set_velocity(id, saved.linear, saved.angular));
+            if let Err(e) = done {
+                log::warn!("restore: platform collider {id:?} not set: {e}");
+            }
         }
         self.steps = snapshot.steps;
         self.clock.set_accumulator(snapshot.accumulator);

@@ -21,7 +21,9 @@ pub fn gravity_fields(world: &World) -> GravityFields {
     fields.sort_by_key(|(e, _)| e.id());
     let mut set = GravityFields::new();
     for (_, field) in fields {
-        let _ = set.add(field);
+        if let Err(e) = set.add(field) {
+            log::warn!("gravity field skipped: {e}");
+        }
     }
     set
 }

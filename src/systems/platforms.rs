@@ -25,8 +25,11 @@ pub fn move_platforms(world: &mut World, collision: &mut CollisionWorld, dt: Rea
         let (linear, angular) = velocities(&before, &after, dt);
         // NOTE: a platform whose collider was removed simply does not move; a driven target
         // is checked finite when given.
-        if collision.set_pose(platform.collider, after).is_ok() {
-            let _ = collision.set_velocity(platform.collider, linear, angular);
+        let moved = collision
+            .set_pose(platform.collider, after)
+            .and_then(|()| collision.set_velocity(platform.collider, linear, angular));
+        if let Err(e) = moved {
+            log::warn!("platform on {:?} not moved: {e}", platform.collider);
         }
     }
 }
