@@ -2,11 +2,11 @@
 
 use super::Sim;
 use crate::body::body_pose;
-use crate::components::{Body, Character, PreviousPose};
+use crate::components::{Body, Character, Platform, PreviousPose};
 use crate::input::{PlayerInput, Script, Wander};
 use hecs::Entity;
 use spherewalk_core::na::Matrix4;
-use spherewalk_core::{ColliderId, GroundState, MotorState, Pose, Real, UnitVec3, Vec3};
+use spherewalk_core::{ColliderId, GroundState, Iso, MotorState, Pose, Real, UnitVec3, Vec3};
 use thiserror::Error;
 
 /// What a character is doing, read in one call ([`Sim::character`]).
@@ -54,6 +54,12 @@ impl Sim {
             ground_normal: hit.map(|h| h.surface_normal),
             ground_collider: hit.map(|h| h.collider),
         })
+    }
+
+    /// Where the platform `entity` is now (world), to draw it; `None` for an entity that is not
+    /// a platform.
+    pub fn platform_pose(&self, entity: Entity) -> Option<Iso> {
+        self.world.get::<&Platform>(entity).ok().map(|p| p.pose)
     }
 
     /// The render pose of `entity` ([`Sim::render_pose`]) as a 4x4 homogeneous transform

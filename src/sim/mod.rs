@@ -235,7 +235,10 @@ impl Sim {
     }
 
     /// Asks the driven platform `entity` (added with [`PlatformMotion::Driven`]) to be at `pose`
-    /// (world) after the next step. The step moves it there and sets its collider's velocities
+    /// (world) after the next step; later calls before that step replace the pose, and steps
+    /// with no new pose leave the platform where it is. Drive it before each [`Sim::step`]
+    /// for smooth motion (with [`Sim::advance`], a frame that runs several steps moves it in
+    /// the first). The step moves it there and sets its collider's velocities
     /// to that motion over the step, so the characters standing on it are carried along (and
     /// keep its velocity when they leave it).
     ///
