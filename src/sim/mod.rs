@@ -18,11 +18,12 @@ use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, GravityError, GravityField, Iso, Motor,
-    MotorSettings, MotorState, MoveIntent, Pose, QueryFilter, Real, SettingsError, SphereStack,
-    WorldError,
+    ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Iso, Motor,
+    MotorSettings, MotorState, MoveIntent, NoHooks, Pose, QueryFilter, Real, SettingsError,
+    SphereStack, WorldError,
 };
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use thiserror::Error;
 
 pub use crate::body::CHARACTER_LAYER;
@@ -126,6 +127,7 @@ pub struct Sim {
     events: Vec<Event>,
     events_dropped: u64,
     names: BTreeMap<ColliderId, String>,
+    hooks: Option<Arc<dyn ContactHooks + Send + Sync>>,
 }
 
 impl Sim {
@@ -143,6 +145,7 @@ impl Sim {
             events: Vec::new(),
             events_dropped: 0,
             names: BTreeMap::new(),
+            hooks: None,
         })
     }
 
@@ -178,6 +181,13 @@ impl Sim {
     /// first). Zero for a game that drains every frame.
     pub fn events_dropped(&self) -> u64 {
         self.events_dropped
+    }
+
+    /// Gives every character's motor step the game's contact hooks (one-way platforms, ghost
+    /// walls, conveyor belts: see [`ContactHooks`]); `None` takes them away. They must be
+    /// deterministic for the steps to stay so, and they are not part of a [`Snapshot`].
+    pub fn set_hooks(&mut self, hooks: Option<Arc<dyn ContactHooks + Send + Sync>>) {
+        self.hooks = hooks;
     }
 
     /// Names a collider (traces report the ground stood on by this name). Scene loading
@@ -339,7 +349,11 @@ impl Sim {
         systems::player_intents(&mut self.world, dt);
         systems::apply_stances(&mut self.world, &mut self.collision);
         systems::sync_bodies(&self.world, &mut self.collision);
-        systems::step_characters(&mut self.world, &self.collision, dt, self.parallel);
+        let hooks: &(dyn ContactHooks + Sync) = match &self.hooks {
+            Some(h) => h.as_ref(),
+            None => &NoHooks,
+        };
+        systems::step_characters(&mut self.world, &self.collision, hooks, dt, self.parallel);
         systems::separate_characters(&mut self.world, &mut self.collision, self.parallel);
         collect_events(&self.world, self.steps, &mut self.events);
         if self.events.len() > MAX_PENDING_EVENTS {

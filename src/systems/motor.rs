@@ -6,7 +6,8 @@
 use crate::components::{Character, LastStep, PreviousPose};
 use hecs::World;
 use spherewalk_core::{
-    CollisionWorld, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real, StepInput,
+    CollisionWorld, ContactHooks, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real,
+    StepInput,
 };
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
@@ -39,8 +40,14 @@ type Item<'a> = (
 );
 
 /// Steps every character by `dt` seconds: remembers the previous pose, then runs the motor
-/// under the gravity at the middle of its stack.
-pub fn step_characters(world: &mut World, collision: &CollisionWorld, dt: Real, parallel: bool) {
+/// under the gravity at the middle of its stack, with the game's contact `hooks`.
+pub fn step_characters(
+    world: &mut World,
+    collision: &CollisionWorld,
+    hooks: &(dyn ContactHooks + Sync),
+    dt: Real,
+    parallel: bool,
+) {
     let fields = gravity_fields(world);
     let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
     let step_one = |item: &mut Item<'_>| {
@@ -50,7 +57,7 @@ pub fn step_characters(world: &mut World, collision: &CollisionWorld, dt: Real, 
         let input = StepInput::new(**intent, fields.at(&middle), dt);
         character
             .motor
-            .step(collision, pose, state, &input, &mut last.0);
+            .step_with_hooks(collision, pose, state, &input, &mut last.0, hooks);
     };
     super::for_each(&mut items, parallel, step_one);
 }

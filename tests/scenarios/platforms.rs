@@ -205,3 +205,53 @@ fn a_jump_off_a_moving_ferry_lands_where_the_inherited_speed_predicts() {
         }
     }
 }
+
+/// A conveyor belt through the runtime's contact hooks: a standing character rides it at the
+/// belt's 2 m/s, and stops on the still floor past its end (the belt's speed was the ground's,
+/// not its own: only leaving the ground into the air keeps it).
+#[test]
+fn a_conveyor_belt_carries_its_rider_through_the_sims_hooks() {
+    use spherewalk::{ColliderId, ContactHooks, UnitVec3};
+    use std::sync::Arc;
+    struct Belt(ColliderId);
+    impl ContactHooks for Belt {
+        fn surface_velocity(&self, collider: ColliderId, _: &Point3, _: &UnitVec3) -> Vec3 {
+            if collider == self.0 {
+                Vec3::new(2.0, 0.0, 0.0)
+            } else {
+                Vec3::zeros()
+            }
+        }
+    }
+    let mut sim = floor_sim();
+    // A 4 m belt, 0.1 m high, from x = -1 to x = 3.
+    let belt = sim
+        .collision
+        .insert(ColliderDesc::new(SharedShape::cuboid(2.0, 0.05, 1.0)).translation(1.0, 0.05, 0.0))
+        .expect("belt");
+    sim.set_hooks(Some(Arc::new(Belt(belt))));
+    let e = rider(
+        &mut sim,
+        Point3::new(0.0, 0.1, 0.0),
+        MotorSettings::default(),
+        Input::None,
+    );
+    for _ in 0..10 {
+        sim.step();
+    }
+    let x0 = pose_of(&sim, e).position.x;
+    for _ in 0..60 {
+        sim.step();
+    }
+    // 2 m/s for 1 s (1e-3 m: f32 over 60 steps).
+    assert_abs_diff_eq!(pose_of(&sim, e).position.x - x0, 2.0, epsilon = 1e-3);
+    for _ in 0..60 {
+        sim.step();
+    }
+    // Carried off the belt's end (x = 3) until the feet sphere's contact left it, then still.
+    let view = sim.character(e).expect("character");
+    let x = view.pose.position.x;
+    assert!((3.0..3.4).contains(&x), "stopped at x = {x}");
+    assert_eq!(view.ground, spherewalk::GroundState::Grounded);
+    assert_abs_diff_eq!(view.velocity.norm(), 0.0, epsilon = 1e-6);
+}
