@@ -79,6 +79,49 @@ pub struct Scene {
     pub sim: Sim,
 }
 
+impl SceneError {
+    /// The error as a person reads it once: the message, then, for an error with a place in
+    /// the scene text (`source`, the file's contents), that line with a caret under the
+    /// column, in the style of rustc:
+    ///
+    /// ```text
+    /// error: character "hero": `slope_limit_deg` = 95 is out of range (0 <= x < 90 degrees)
+    ///  --> scenes/bad.ron:8:52
+    ///   |
+    /// 8 |                   settings: (slope_limit_deg: 95.0)),
+    ///   |                                                    ^
+    /// ```
+    ///
+    /// Without the text, or for errors with no place, it is the one-line message.
+    pub fn report(&self, source: Option<&str>) -> String {
+        let Self::Parse {
+            path,
+            line,
+            column,
+            message,
+        } = self
+        else {
+            return format!("error: {self}");
+        };
+        let mut out = format!("error: {message}\n --> {}:{line}:{column}", path.display());
+        let Some(text) = source.and_then(|t| t.lines().nth(line.saturating_sub(1))) else {
+            return out;
+        };
+        let number = line.to_string();
+        let gutter = " ".repeat(number.len());
+        // Tabs stay tabs so the caret lines up however the terminal shows them.
+        let pad: String = text
+            .chars()
+            .take(column.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        out.push_str(&format!(
+            "\n{gutter} |\n{number} | {text}\n{gutter} | {pad}^"
+        ));
+        out
+    }
+}
+
 impl SceneFile {
     /// Parses scene text; `path` is only used in error messages.
     ///

@@ -650,6 +650,22 @@ pub struct SettingsDesc {
 impl SettingsDesc {
     /// The defaults overridden by every field given, with `up_frame`, validated.
     fn settings(&self, up_frame: UpFrame) -> Result<MotorSettings, String> {
+        // The fields written in degrees are checked in degrees, under their own names; the
+        // others share the core's names and units.
+        if let Some(d) = self.slope_limit_deg
+            && !(d.is_finite() && (0.0..90.0).contains(&d))
+        {
+            return Err(format!(
+                "`slope_limit_deg` = {d} is out of range (0 <= x < 90 degrees)"
+            ));
+        }
+        if let Some(d) = self.up_turn_rate_deg
+            && !(d.is_finite() && d > 0.0)
+        {
+            return Err(format!(
+                "`up_turn_rate_deg` = {d} is out of range (> 0 degrees per second)"
+            ));
+        }
         let mut s = MotorSettings {
             up_frame,
             ..MotorSettings::default()

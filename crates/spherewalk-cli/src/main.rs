@@ -238,13 +238,31 @@ fn print_summary(name: &str, run: &Run, s: &Summary, dt: f32) {
     }
 }
 
+/// The text of `path` when it is a regular file under 16 MiB; `None` otherwise.
+fn read_small_file(path: &str) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 16 << 20 {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = parse(&args).and_then(|r| run(&r));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "spherewalk-cli: {e}");
+            let message = match &e {
+                // A bad scene shows its line with a caret: the file is read again, only when
+                // it is a regular file of sane size (never a FIFO or a device).
+                CliError::Scene(scene) => {
+                    let text = args.get(1).and_then(|path| read_small_file(path));
+                    scene.report(text.as_deref())
+                }
+                other => format!("error: {other}"),
+            };
+            let _ = writeln!(std::io::stderr(), "spherewalk-cli: {message}");
             match e {
                 CliError::Usage(_) => ExitCode::from(2),
                 _ => ExitCode::FAILURE,

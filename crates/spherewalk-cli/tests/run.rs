@@ -77,3 +77,21 @@ fn exits_2_on_usage_errors_and_1_on_a_bad_scene() {
     );
     let _ = std::fs::remove_file(&bad);
 }
+
+/// A bad value in a scene is shown on its line with a caret under it, in the scene's own field
+/// name and unit, and the run exits with 1.
+#[test]
+fn a_bad_scene_value_is_shown_on_its_line_with_a_caret() {
+    let path = std::env::temp_dir().join(format!("spherewalk-bad-{}.ron", std::process::id()));
+    let text = "Scene(\n    name: \"bad\",\n    characters: [\n        Character(name: \"hero\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n                  settings: (slope_limit_deg: 95.0)),\n    ],\n)\n";
+    std::fs::write(&path, text).expect("temp file");
+    let out = cli().arg("run").arg(&path).output().expect("the CLI runs");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let expected = format!(
+        "error: character \"hero\": `slope_limit_deg` = 95 is out of range (0 <= x < 90 degrees)\n --> {}:5:52\n  |\n5 |                   settings: (slope_limit_deg: 95.0)),\n  |                                                    ^\n",
+        path.display()
+    );
+    assert!(stderr.ends_with(&expected), "{stderr}");
+}
