@@ -17,9 +17,7 @@ use std::path::Path;
 fn crowd(count: u32) -> Scene {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/crowd.ron");
     let mut file = SceneFile::read(&path).unwrap_or_else(|e| panic!("{e}"));
-    for crowd in &mut file.crowds {
-        crowd.count = count;
-    }
+    file.set_crowd_counts(count);
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut scene = file.build(dir, &path).unwrap_or_else(|e| panic!("{e}"));
     for _ in 0..120 {

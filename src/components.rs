@@ -79,6 +79,53 @@ pub enum PlatformMotion {
     Driven,
 }
 
+/// What is wrong with a [`PlatformMotion`] ([`PlatformMotion::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum MotionError {
+    /// A rotation rate that is NaN or infinite (rad/s).
+    #[error("the rotation rate must be finite, got {0} rad/s")]
+    Rate(Real),
+    /// A rotation axis holding NaN or infinity.
+    #[error("the rotation axis must be finite")]
+    Axis,
+    /// A period that is not finite and > 0 (s).
+    #[error("the period must be finite and > 0 s, got {0}")]
+    Period(Real),
+    /// An offset holding NaN or infinity (m).
+    #[error("the offset must be finite, got {0:?}")]
+    Offset([Real; 3]),
+}
+
+impl PlatformMotion {
+    /// Checks the motion's numbers: the one rule the runtime ([`crate::Sim::add_platform`])
+    /// and scene files both apply.
+    ///
+    /// # Errors
+    /// The first bad number, as a [`MotionError`].
+    pub fn check(&self) -> Result<(), MotionError> {
+        match *self {
+            PlatformMotion::Rotate { axis, rate } => {
+                if !axis.iter().all(|c| c.is_finite()) {
+                    return Err(MotionError::Axis);
+                }
+                if !rate.is_finite() {
+                    return Err(MotionError::Rate(rate));
+                }
+            }
+            PlatformMotion::Oscillate { offset, period } => {
+                if !(period.is_finite() && period > 0.0) {
+                    return Err(MotionError::Period(period));
+                }
+                if !offset.iter().all(|c| c.is_finite()) {
+                    return Err(MotionError::Offset([offset.x, offset.y, offset.z]));
+                }
+            }
+            PlatformMotion::Driven => {}
+        }
+        Ok(())
+    }
+}
+
 /// A kinematic platform: a collider moved by [`crate::systems::move_platforms`], which sets
 /// the collider's velocities to match; the motor carries the characters standing on it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -123,6 +123,14 @@ impl SceneError {
 }
 
 impl SceneFile {
+    /// Sets how many characters every crowd of the file spawns (stress tests, the crowd
+    /// bench), clamped to [`MAX_CROWD`](super::MAX_CROWD).
+    pub fn set_crowd_counts(&mut self, count: u32) {
+        for crowd in &mut self.crowds {
+            crowd.count = count.min(super::MAX_CROWD);
+        }
+    }
+
     /// Parses scene text; `path` is only used in error messages.
     ///
     /// # Errors

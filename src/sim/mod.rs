@@ -227,16 +227,7 @@ impl Sim {
         desc: ColliderDesc,
         motion: PlatformMotion,
     ) -> Result<Entity, SpawnError> {
-        let ok = match motion {
-            PlatformMotion::Rotate { axis, rate } => {
-                rate.is_finite() && axis.iter().all(|c| c.is_finite())
-            }
-            PlatformMotion::Oscillate { offset, period } => {
-                period.is_finite() && period > 0.0 && offset.iter().all(|c| c.is_finite())
-            }
-            PlatformMotion::Driven => true,
-        };
-        if !ok {
+        if motion.check().is_err() {
             return Err(SpawnError::BadMotion(motion));
         }
         let start = desc.pose;

@@ -1,0 +1,382 @@
+//! Collider items: shapes, solids and generated groups (stairs, ramps, grids, planets,
+//! heightfields, OBJ meshes).
+
+use super::*;
+
+/// A collider shape in its own frame (m). Capsules, cylinders and cones stand along local +Y.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) enum ShapeDesc {
+    /// A box with half-extents (m).
+    Cuboid {
+        /// Half-extents along local X, Y, Z (m).
+        half_extents: Xyz,
+    },
+    /// A ball.
+    Ball {
+        /// Radius (m).
+        radius: Real,
+    },
+    /// A capsule along local Y.
+    Capsule {
+        /// Half the distance between the two cap centres (m).
+        half_height: Real,
+        /// Radius (m).
+        radius: Real,
+    },
+    /// A cylinder along local Y.
+    Cylinder {
+        /// Half its height (m).
+        half_height: Real,
+        /// Radius (m).
+        radius: Real,
+    },
+    /// A cone along local Y, apex up.
+    Cone {
+        /// Half its height (m).
+        half_height: Real,
+        /// Base radius (m).
+        radius: Real,
+    },
+    /// The convex hull of points (m, local).
+    ConvexHull {
+        /// At least four points that are not all on one plane.
+        points: Vec<Xyz>,
+    },
+}
+
+impl ShapeDesc {
+    /// The parry shape, with every length checked.
+    pub(super) fn shape(&self) -> Result<SharedShape, String> {
+        Ok(match self {
+            ShapeDesc::Cuboid { half_extents } => {
+                let [x, y, z] = *half_extents;
+                SharedShape::cuboid(
+                    length("half_extents.x", x)?,
+                    length("half_extents.y", y)?,
+                    length("half_extents.z", z)?,
+                )
+            }
+            ShapeDesc::Ball { radius } => SharedShape::ball(length("radius", *radius)?),
+            ShapeDesc::Capsule {
+                half_height,
+                radius,
+            } => SharedShape::capsule_y(
+                length("half_height", *half_height)?,
+                length("radius", *radius)?,
+            ),
+            ShapeDesc::Cylinder {
+                half_height,
+                radius,
+            } => SharedShape::cylinder(
+                length("half_height", *half_height)?,
+                length("radius", *radius)?,
+            ),
+            ShapeDesc::Cone {
+                half_height,
+                radius,
+            } => SharedShape::cone(
+                length("half_height", *half_height)?,
+                length("radius", *radius)?,
+            ),
+            ShapeDesc::ConvexHull { points } => {
+                let mut pts = Vec::with_capacity(points.len());
+                for p in points {
+                    pts.push(Point3::from(vec3("points", *p)?));
+                }
+                SharedShape::convex_hull(&pts)
+                    .ok_or_else(|| format!("the {} hull points are degenerate", pts.len()))?
+            }
+        })
+    }
+}
+
+/// One entry of `colliders`, as written. Every entry has an optional `name` (traces report the
+/// ground by it), `at` (m) and `rot_deg` placing its local frame in the world.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) enum ColliderRon {
+    /// One primitive shape.
+    Solid {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// The shape.
+        shape: ShapeDesc,
+        /// Position (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+        /// Whether characters may stand on it.
+        #[serde(default = "yes")]
+        walkable: bool,
+    },
+    /// [`generate::stairs`]: a flight climbing along local +X from x = 0.
+    Stairs {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// Number of steps.
+        steps: u32,
+        /// Height of each step (m).
+        rise: Real,
+        /// Depth of each step (m).
+        tread: Real,
+        /// Width of the flight (m).
+        width: Real,
+        /// Position (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+    },
+    /// [`generate::ramp`]: a slab rising along local +X from the origin.
+    Ramp {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// Slope (degrees).
+        angle_deg: Real,
+        /// Length along the slope (m).
+        length: Real,
+        /// Width (m).
+        width: Real,
+        /// Thickness (m).
+        thickness: Real,
+        /// Position (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+    },
+    /// [`generate::box_grid`]: `nx * nz` edge-to-edge cubes, tops at local y = 0.
+    BoxGrid {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// Cubes along local X.
+        nx: u32,
+        /// Cubes along local Z.
+        nz: u32,
+        /// Cube edge (m).
+        size: Real,
+        /// Position (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+    },
+    /// [`generate::planet`]: a ball with half-buried rocks, centred on `at`.
+    Planet {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// Radius (m).
+        radius: Real,
+        /// Number of rocks.
+        #[serde(default)]
+        rocks: u32,
+        /// Rock size (m).
+        #[serde(default = "default_rock_size")]
+        rock_size: Real,
+        /// Seed of the rock places.
+        #[serde(default)]
+        seed: u64,
+        /// Centre (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+    },
+    /// [`generate::heightfield`]: rolling terrain centred on `at`.
+    Heightfield {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// Cells along each side.
+        cells: u32,
+        /// Side length (m).
+        size: Real,
+        /// Largest height (m).
+        amplitude: Real,
+        /// Seed of the waves.
+        #[serde(default)]
+        seed: u64,
+        /// Position (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+    },
+    /// A triangle mesh read from a Wavefront OBJ file (path relative to the scene file),
+    /// scaled uniformly by `scale`.
+    Obj {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// Path of the OBJ file, relative to the scene file.
+        path: String,
+        /// Uniform scale.
+        #[serde(default = "one")]
+        scale: Real,
+        /// Whether its triangles collide from both sides (one-sided by default: seen from
+        /// behind, a face is not there).
+        #[serde(default)]
+        two_sided: bool,
+        /// Position (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+    },
+}
+
+fn default_rock_size() -> Real {
+    1.0
+}
+
+fn one() -> Real {
+    1.0
+}
+
+/// What a collider group is made of.
+#[derive(Clone, Debug)]
+pub(crate) enum Geometry {
+    /// Shapes ready to place.
+    Parts(Vec<Part>),
+    /// A mesh still to read when the scene is built.
+    Obj {
+        /// Path relative to the scene file.
+        path: PathBuf,
+        /// Uniform scale.
+        scale: Real,
+    },
+}
+
+/// One validated entry of `colliders`: shapes in a local frame placed at `pose`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "ColliderRon")]
+pub(crate) struct ColliderItem {
+    /// Name for traces (every part shares it).
+    pub name: String,
+    /// The shapes, in the group's local frame.
+    pub geometry: Geometry,
+    /// World pose of the group's local frame.
+    pub pose: Iso,
+    /// Whether characters may stand on it.
+    pub walkable: bool,
+    /// Whether mesh triangles collide from both sides.
+    pub two_sided: bool,
+}
+
+impl TryFrom<ColliderRon> for ColliderItem {
+    type Error = String;
+
+    fn try_from(desc: ColliderRon) -> Result<Self, String> {
+        let (kind, name, at, rot_deg) = match &desc {
+            ColliderRon::Solid {
+                name, at, rot_deg, ..
+            } => ("solid", name, at, rot_deg),
+            ColliderRon::Stairs {
+                name, at, rot_deg, ..
+            } => ("stairs", name, at, rot_deg),
+            ColliderRon::Ramp {
+                name, at, rot_deg, ..
+            } => ("ramp", name, at, rot_deg),
+            ColliderRon::BoxGrid {
+                name, at, rot_deg, ..
+            } => ("box_grid", name, at, rot_deg),
+            ColliderRon::Planet {
+                name, at, rot_deg, ..
+            } => ("planet", name, at, rot_deg),
+            ColliderRon::Heightfield {
+                name, at, rot_deg, ..
+            } => ("heightfield", name, at, rot_deg),
+            ColliderRon::Obj {
+                name, at, rot_deg, ..
+            } => ("obj", name, at, rot_deg),
+        };
+        let name = name.clone().unwrap_or_else(|| kind.to_owned());
+        let err = |e: String| fail(kind, &name, e);
+        let pose = place(*at, *rot_deg).map_err(err)?;
+        let gen_err = |e: generate::GenerateError| fail(kind, &name, e);
+        let mut walkable = true;
+        let mut two_sided = false;
+        let geometry = match desc {
+            ColliderRon::Solid {
+                shape, walkable: w, ..
+            } => {
+                walkable = w;
+                Geometry::Parts(vec![Part {
+                    shape: shape.shape().map_err(err)?,
+                    pose: Iso::identity(),
+                }])
+            }
+            ColliderRon::Stairs {
+                steps,
+                rise,
+                tread,
+                width,
+                ..
+            } => Geometry::Parts(generate::stairs(steps, rise, tread, width).map_err(gen_err)?),
+            ColliderRon::Ramp {
+                angle_deg,
+                length,
+                width,
+                thickness,
+                ..
+            } => Geometry::Parts(
+                generate::ramp(angle_deg.to_radians(), length, width, thickness)
+                    .map_err(gen_err)?,
+            ),
+            ColliderRon::BoxGrid { nx, nz, size, .. } => {
+                Geometry::Parts(generate::box_grid(nx, nz, size).map_err(gen_err)?)
+            }
+            ColliderRon::Planet {
+                radius,
+                rocks,
+                rock_size,
+                seed,
+                ..
+            } => {
+                Geometry::Parts(generate::planet(radius, rocks, rock_size, seed).map_err(gen_err)?)
+            }
+            ColliderRon::Heightfield {
+                cells,
+                size,
+                amplitude,
+                seed,
+                ..
+            } => Geometry::Parts(
+                generate::heightfield(cells, size, amplitude, seed).map_err(gen_err)?,
+            ),
+            ColliderRon::Obj {
+                path,
+                scale,
+                two_sided: both,
+                ..
+            } => {
+                two_sided = both;
+                Geometry::Obj {
+                    path: PathBuf::from(path),
+                    scale: length("scale", scale).map_err(err)?,
+                }
+            }
+        };
+        Ok(Self {
+            name,
+            geometry,
+            pose,
+            walkable,
+            two_sided,
+        })
+    }
+}
