@@ -1,14 +1,13 @@
 //! [`Sim`]: the hecs world, the collision world and the fixed-step clock, stepped by the
 //! systems in a fixed order.
 
-use crate::body::insert_body;
-
 mod access;
 mod snapshot;
 
 pub use access::{CharacterError, CharacterView};
 pub use snapshot::{Snapshot, SnapshotError};
 
+use crate::body::insert_body;
 use crate::components::{
     Body, Character, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
 };
