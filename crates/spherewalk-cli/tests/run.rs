@@ -95,3 +95,20 @@ fn a_bad_scene_value_is_shown_on_its_line_with_a_caret() {
     );
     assert!(stderr.ends_with(&expected), "{stderr}");
 }
+
+/// Issue "hostile input": a scene with `max_substep_fraction: 1e-30` hung the CLI. It is now a
+/// scene error naming the setting, exit code 1, at once.
+#[test]
+fn regression_a_substep_fraction_of_1e_30_no_longer_hangs_the_cli() {
+    let path = std::env::temp_dir().join(format!("spherewalk-frac-{}.ron", std::process::id()));
+    let text = "Scene(\n    characters: [\n        Character(name: \"hero\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n                  settings: (max_substep_fraction: 1e-30)),\n    ],\n)\n";
+    std::fs::write(&path, text).expect("temp file");
+    let out = cli().arg("run").arg(&path).output().expect("the CLI runs");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`max_substep_fraction`") && stderr.contains("(0.01 <= x <= 1)"),
+        "{stderr}"
+    );
+}

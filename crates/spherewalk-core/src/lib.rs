@@ -34,14 +34,16 @@ pub use hooks::{Candidate, ContactHooks, NoHooks};
 pub use math::{Iso, Point3, Quat, Real, UnitVec3, Vec3, na};
 pub use parry3d;
 pub use pose::Pose;
-pub use settings::{MotorSettings, SettingsError, UpFrame};
-pub use shape::{AUTO_WAIST_FRACTION, MAX_SPHERES, ShapeError, SphereStack, StackSphere};
+pub use settings::{MAX_PUSHBACK_ITERATIONS, MotorSettings, SettingsError, UpFrame};
+pub use shape::{
+    AUTO_WAIST_FRACTION, MAX_RADIUS, MAX_SPHERES, MIN_RADIUS, ShapeError, SphereStack, StackSphere,
+};
 pub use state::{MotorState, MoveIntent, StepInput};
 pub use step::{
-    ClampRules, ContactBuffer, InputFlags, Landing, MAX_GRAVITY, Motor, PushMode, PushbackSummary,
-    StepContext, StepReport, StepUp, clamp_to_ground, max_penetration, move_substepped,
-    movement_velocity, probe_ground, pushback, surface_normal_at, target_up, try_step_up, turn_up,
-    yaw,
+    ClampRules, ContactBuffer, InputFlags, Landing, MAX_GRAVITY, MAX_HITS, MAX_SUBSTEPS, Motor,
+    PushMode, PushbackSummary, StepContext, StepReport, StepUp, clamp_to_ground, max_penetration,
+    move_substepped, movement_velocity, probe_ground, pushback, surface_normal_at, target_up,
+    try_step_up, turn_up, yaw,
 };
 pub use world::{
     Collider, ColliderDesc, ColliderFlags, CollisionWorld, DEFAULT_LAYER, Primitive,

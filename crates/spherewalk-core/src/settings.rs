@@ -37,13 +37,13 @@ pub struct MotorSettings {
     pub skin_width: Real,
     /// Pushback stops once the deepest penetration is below this (m, > 0).
     pub penetration_tolerance: Real,
-    /// Pushback iterations per substep (>= 1).
+    /// Pushback iterations per substep (in `[1, 64]`).
     pub max_pushback_iterations: u32,
-    /// Longest substep as a fraction of the smallest sphere radius (in `(0, 1]`).
+    /// Longest substep as a fraction of the smallest sphere radius (in `[0.01, 1]`).
     pub max_substep_fraction: Real,
     /// Highest speed the motor moves at (m/s, > 0); faster velocities are clamped and flagged.
     pub max_speed: Real,
-    /// Longest time step (s, > 0); longer ones are clamped and flagged.
+    /// Longest time step (s, in `(0, 1]`); longer ones are clamped and flagged.
     pub max_dt: Real,
     /// Rate at which the up axis turns toward its target (rad/s, > 0).
     pub up_turn_rate: Real,
@@ -66,6 +66,9 @@ pub struct MotorSettings {
     /// jump still launches as if from the ground. Not after a jump. 0 turns it off.
     pub coyote_time: Real,
 }
+
+/// Most pushback iterations per substep a motor accepts.
+pub const MAX_PUSHBACK_ITERATIONS: u32 = 64;
 
 impl Default for MotorSettings {
     fn default() -> Self {
@@ -106,6 +109,9 @@ pub enum SettingsError {
     /// `max_pushback_iterations` is zero.
     #[error("setting `max_pushback_iterations` must be at least 1")]
     NoPushbackIterations,
+    /// `max_pushback_iterations` is above [`MAX_PUSHBACK_ITERATIONS`].
+    #[error("setting `max_pushback_iterations` = {0} is above the most, 64")]
+    TooManyPushbackIterations(u32),
     /// `UpFrame::Fixed` holds a zero or non-finite direction.
     #[error("fixed up direction {0:?} is zero or not finite")]
     InvalidFixedUp([Real; 3]),
@@ -158,15 +164,14 @@ impl MotorSettings {
             pos,
             "> 0",
         )?;
-        let frac = |v: Real| v > 0.0 && v <= 1.0;
         check(
             "max_substep_fraction",
             self.max_substep_fraction,
-            frac,
-            "0 < x <= 1",
+            |v| (0.01..=1.0).contains(&v),
+            "0.01 <= x <= 1",
         )?;
         check("max_speed", self.max_speed, pos, "> 0")?;
-        check("max_dt", self.max_dt, pos, "> 0")?;
+        check("max_dt", self.max_dt, |v| v > 0.0 && v <= 1.0, "0 < x <= 1")?;
         check("up_turn_rate", self.up_turn_rate, pos, "> 0")?;
         check("air_acceleration", self.air_acceleration, non_neg, ">= 0")?;
         check(
@@ -180,6 +185,11 @@ impl MotorSettings {
         }
         if self.max_pushback_iterations == 0 {
             return Err(SettingsError::NoPushbackIterations);
+        }
+        if self.max_pushback_iterations > MAX_PUSHBACK_ITERATIONS {
+            return Err(SettingsError::TooManyPushbackIterations(
+                self.max_pushback_iterations,
+            ));
         }
         if let UpFrame::Fixed(v) = self.up_frame
             && fixed_up(&v).is_none()

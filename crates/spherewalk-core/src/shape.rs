@@ -8,6 +8,16 @@ const HEIGHT_TOLERANCE: Real = 1e-4;
 /// Most spheres a stack may hold: every step costs time per sphere, and a count from bad
 /// input must not allocate without bound.
 pub const MAX_SPHERES: usize = 64;
+/// Smallest sphere radius a stack accepts (m): 1 mm. Smaller spheres would need absurd numbers
+/// of substeps to move without tunnelling.
+pub const MIN_RADIUS: Real = 1e-3;
+/// Largest sphere radius a stack accepts (m): 1 km.
+pub const MAX_RADIUS: Real = 1e3;
+
+/// True for a radius a stack accepts: finite and in [[`MIN_RADIUS`], [`MAX_RADIUS`]] m.
+fn valid_radius(radius: Real) -> bool {
+    (MIN_RADIUS..=MAX_RADIUS).contains(&radius)
+}
 /// Deepest waist [`SphereStack::capsule_auto`] leaves between neighbouring spheres, as a
 /// fraction of the radius (0.15: 4.5 cm for a 0.3 m radius): how far a thin edge can poke
 /// into the stack beyond the true capsule's surface.
@@ -29,8 +39,8 @@ pub enum ShapeError {
     /// The stack has no sphere (`count == 0` or an empty list).
     #[error("a sphere stack needs at least one sphere")]
     Empty,
-    /// A radius is zero, negative, NaN or infinite.
-    #[error("sphere {index} has invalid radius {radius} (must be finite and > 0 m)")]
+    /// A radius is NaN, infinite or outside [`MIN_RADIUS`]..=[`MAX_RADIUS`].
+    #[error("sphere {index} has invalid radius {radius} (must be within [0.001, 1000] m)")]
     InvalidRadius {
         /// Index of the sphere, feet first.
         index: usize,
@@ -149,7 +159,7 @@ impl SphereStack {
             });
         }
         for (index, &(offset, radius)) in spheres.iter().enumerate() {
-            if !(radius.is_finite() && radius > 0.0) {
+            if !valid_radius(radius) {
                 return Err(ShapeError::InvalidRadius { index, radius });
             }
             if !offset.is_finite() {
@@ -205,7 +215,7 @@ impl SphereStack {
         if count > MAX_SPHERES {
             return Err(ShapeError::TooMany { count });
         }
-        if !(radius.is_finite() && radius > 0.0) {
+        if !valid_radius(radius) {
             return Err(ShapeError::InvalidRadius { index: 0, radius });
         }
         if !height.is_finite() || height < 2.0 * radius - HEIGHT_TOLERANCE {
@@ -239,7 +249,7 @@ impl SphereStack {
     /// finite or below `2 * radius`; [`ShapeError::TooMany`] when even [`MAX_SPHERES`]
     /// spheres leave a deeper waist (a height over about 68 radii).
     pub fn capsule_auto(height: Real, radius: Real) -> Result<Self, ShapeError> {
-        if !(radius.is_finite() && radius > 0.0) {
+        if !valid_radius(radius) {
             return Err(ShapeError::InvalidRadius { index: 0, radius });
         }
         if !height.is_finite() || height < 2.0 * radius - HEIGHT_TOLERANCE {

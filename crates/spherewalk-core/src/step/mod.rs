@@ -16,8 +16,8 @@ pub use report::{InputFlags, StepReport};
 use scratch::Scratch;
 
 pub use ground::{ClampRules, Landing, clamp_to_ground, probe_ground, surface_normal_at};
-pub use movement::{move_substepped, movement_velocity};
-pub use pushback::{ContactBuffer, PushMode, PushbackSummary, max_penetration, pushback};
+pub use movement::{MAX_SUBSTEPS, move_substepped, movement_velocity};
+pub use pushback::{ContactBuffer, MAX_HITS, PushMode, PushbackSummary, max_penetration, pushback};
 pub use stairs::{StepUp, try_step_up};
 
 use crate::contact::GroundState;
@@ -253,6 +253,7 @@ impl Motor {
             &mut scratch,
         );
         self.resolve_ground(&ctx, pose, state, &moved, report, &mut scratch);
+        report.hits_truncated = report.hits.len() >= MAX_HITS;
         report.max_penetration = max_penetration(&ctx, pose);
         scratch.prims = prims;
         report.scratch = scratch;

@@ -15,6 +15,10 @@ use std::cell::Cell;
 /// flattened into a wall.
 const FLAT_EPS: Real = 0.1;
 
+/// Most contacts one step records in [`crate::StepReport::hits`]; later ones still push but
+/// are not recorded, and the report says so (`hits_truncated`).
+pub const MAX_HITS: usize = 4096;
+
 /// How contacts push the character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PushMode {
@@ -250,6 +254,9 @@ fn gather(
                 prim: k,
             });
             buffer.constraints.push(c);
+            if hits.len() >= MAX_HITS {
+                continue;
+            }
             hits.push(Hit {
                 collider: ctx.prims[k].collider,
                 sphere: index,

@@ -71,8 +71,11 @@ pub struct StepReport {
     pub pushback_exhausted: bool,
     /// Deepest remaining penetration of any sphere after the step (m, >= 0).
     pub max_penetration: Real,
-    /// Every pushback contact of the step, in the order resolved.
+    /// Every pushback contact of the step, in the order resolved, up to [`crate::MAX_HITS`].
     pub hits: Vec<Hit>,
+    /// True when the step met at least [`crate::MAX_HITS`] contacts: `hits` may hold only the
+    /// first ones (a character squeezed for many iterations).
+    pub hits_truncated: bool,
     /// Inputs that were clamped or ignored.
     pub flags: InputFlags,
     #[cfg_attr(feature = "serde", serde(skip))]

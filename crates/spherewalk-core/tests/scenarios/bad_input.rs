@@ -7,7 +7,7 @@ use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 use spherewalk_core::{
     GroundState, InputFlags, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,
-    Real, SettingsError, SphereStack, StepInput, UpFrame, Vec3,
+    Real, SettingsError, ShapeError, SphereStack, StepInput, UpFrame, Vec3,
 };
 use std::f32::consts::FRAC_PI_2;
 
@@ -821,5 +821,109 @@ fn huge_gravity_is_clamped_and_flagged() {
         -spherewalk_core::MAX_GRAVITY * dt,
         epsilon = 1e-3
     );
+    assert!(r.pose.is_finite());
+}
+
+/// Issue "hostile input": `max_substep_fraction: 1e-30` made one step take 4.3 billion
+/// substeps. The fraction now lives in [0.01, 1].
+#[test]
+fn regression_max_substep_fraction_1e_30_hung_the_step() {
+    let settings = MotorSettings {
+        max_substep_fraction: 1e-30,
+        ..MotorSettings::default()
+    };
+    let err = Motor::new(SphereStack::capsule(1.8, 0.3, 3).expect("stack"), settings)
+        .expect_err("refused");
+    assert!(matches!(
+        err,
+        SettingsError::OutOfRange {
+            field: "max_substep_fraction",
+            ..
+        }
+    ));
+}
+
+/// A sphere of radius 1e-30 did the same; radii now live in [1 mm, 1 km].
+#[test]
+fn regression_radius_1e_30_hung_the_step() {
+    for radius in [1e-30, 5e-4, 2e3] {
+        assert!(
+            matches!(
+                SphereStack::new(&[(radius, radius)]),
+                Err(ShapeError::InvalidRadius { .. })
+            ),
+            "{radius}"
+        );
+        assert!(SphereStack::capsule(4000.0, radius, 2).is_err(), "{radius}");
+    }
+    assert!(
+        SphereStack::new(&[(1e-3, 1e-3)]).is_ok(),
+        "1 mm is the least"
+    );
+}
+
+/// `max_dt: 1e30` with dt 1e30 did the same; `max_dt` now lives in (0, 1] s.
+#[test]
+fn regression_max_dt_1e30_hung_the_step() {
+    let settings = MotorSettings {
+        max_dt: 1e30,
+        ..MotorSettings::default()
+    };
+    assert!(Motor::new(SphereStack::capsule(1.8, 0.3, 3).expect("stack"), settings).is_err());
+}
+
+/// `max_pushback_iterations: 4_000_000_000` was accepted, and a character between walls
+/// 0.4 m apart appended every contact of every iteration to `report.hits` (1.8 GB in 7.5 s).
+/// Iterations now stop at 64 and a step records at most `MAX_HITS` contacts.
+#[test]
+fn regression_4e9_pushback_iterations_ate_memory() {
+    let settings = MotorSettings {
+        max_pushback_iterations: 4_000_000_000,
+        ..MotorSettings::default()
+    };
+    assert_eq!(
+        Motor::new(SphereStack::capsule(1.8, 0.3, 3).expect("stack"), settings)
+            .expect_err("refused"),
+        SettingsError::TooManyPushbackIterations(4_000_000_000)
+    );
+    // The most iterations, squeezed between walls 0.4 m apart, at the highest speed.
+    let settings = MotorSettings {
+        max_pushback_iterations: spherewalk_core::MAX_PUSHBACK_ITERATIONS,
+        max_substep_fraction: 0.01,
+        ..MotorSettings::default()
+    };
+    let mut scene = Scene::new(Frame::world_up());
+    scene.add_floor(20.0);
+    scene.add_box([-2.0, 0.0, -2.0], [-0.2, 3.0, 2.0]);
+    scene.add_box([0.2, 0.0, -2.0], [2.0, 3.0, 2.0]);
+    let mut r = Runner::new(scene, capsule_motor(settings), Point3::origin());
+    let mut most = 0;
+    for _ in 0..20 {
+        r.step(Vec3::new(0.0, 0.0, 500.0));
+        most = most.max(r.report.hits.len());
+        assert!(r.report.hits.capacity() <= 2 * spherewalk_core::MAX_HITS);
+    }
+    assert!(most <= spherewalk_core::MAX_HITS, "{most} hits");
+    assert!(r.pose.is_finite());
+}
+
+/// The substep cap: the longest move validated settings allow (500 m/s for 1 s with 1 mm
+/// spheres at fraction 0.01 would be 5e7 substeps) takes at most `MAX_SUBSTEPS`.
+#[test]
+fn the_substep_count_is_capped() {
+    let stack = SphereStack::capsule(0.01, 1e-3, 6).expect("1 mm spheres");
+    let settings = MotorSettings {
+        max_substep_fraction: 0.01,
+        max_dt: 1.0,
+        ..MotorSettings::default()
+    };
+    let motor = Motor::new(stack, settings).expect("valid");
+    let mut scene = Scene::new(Frame::world_up());
+    scene.add_floor(1000.0);
+    let mut r = Runner::new(scene, motor, Point3::origin());
+    r.dt = 1.0;
+    r.settle(2);
+    r.step(Vec3::new(500.0, 0.0, 0.0));
+    assert_eq!(r.report.substeps, spherewalk_core::MAX_SUBSTEPS);
     assert!(r.pose.is_finite());
 }
