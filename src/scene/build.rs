@@ -155,10 +155,7 @@ impl SceneFile {
     /// [`SceneError::Io`] when it cannot be read, else as [`SceneFile::parse`].
     pub fn read(path: impl AsRef<Path>) -> Result<Self, SceneError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
-            path: path.to_owned(),
-            message: e.to_string(),
-        })?;
+        let text = read_text(path, MAX_SCENE_BYTES)?;
         Self::parse(&text, path)
     }
 
@@ -245,11 +242,43 @@ pub fn load(path: impl AsRef<Path>) -> Result<Scene, SceneError> {
     file.build(dir, path)
 }
 
+/// Largest scene file read (bytes): 16 MiB.
+pub const MAX_SCENE_BYTES: u64 = 16 << 20;
+/// Largest OBJ file read (bytes): 256 MiB.
+pub const MAX_OBJ_BYTES: u64 = 256 << 20;
+
+/// The text of `path`, a regular file of at most `limit` bytes. FIFOs, devices and
+/// directories are refused before being opened (so `/dev/zero` or a pipe never blocks or
+/// fills memory), and a file that grows past the limit while read is refused too.
+fn read_text(path: &Path, limit: u64) -> Result<String, SceneError> {
+    use std::io::Read;
+    let io = |message: String| SceneError::Io {
+        path: path.to_owned(),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(io(
+            "not a regular file (a directory, a pipe or a device)".into()
+        ));
+    }
+    let too_big = |len: u64| io(format!("{len} bytes is more than the {limit}-byte limit"));
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+    let mut text = String::new();
+    file.take(limit + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| io(e.to_string()))?;
+    if text.len() as u64 > limit {
+        return Err(too_big(text.len() as u64));
+    }
+    Ok(text)
+}
+
 fn read_obj(obj: &Path, scale: Real, item: &str, scene: &Path) -> Result<SharedShape, SceneError> {
-    let text = std::fs::read_to_string(obj).map_err(|e| SceneError::Io {
-        path: obj.to_owned(),
-        message: e.to_string(),
-    })?;
+    let text = read_text(obj, MAX_OBJ_BYTES)?;
     let shape = trimesh_from_obj(&text).map_err(|source| SceneError::Obj {
         path: scene.to_owned(),
         item: item.to_owned(),

@@ -532,3 +532,41 @@ fn playground_trace_hash_is_pinned() {
         "the playground trace hashes to {serial:#018x} (pinned {PLAYGROUND_HASH:#018x})"
     );
 }
+
+/// Issue "hostile input": `/dev/zero` as the scene or as an OBJ allocated 2 GB, and a FIFO as
+/// the scene path blocked forever. Only regular files are read, up to a size limit; anything
+/// else is a clear `SceneError::Io`, at once.
+#[test]
+fn regression_dev_zero_and_fifos_are_refused_at_once() {
+    let refused = |r: Result<Scene, SceneError>, what: &str| match r {
+        Err(SceneError::Io { message, .. }) => assert!(message.contains(what), "{message}"),
+        other => panic!("expected an I/O error, got {:?}", other.err()),
+    };
+    if Path::new("/dev/zero").exists() {
+        refused(scene::load("/dev/zero"), "not a regular file");
+    }
+    let dir = std::env::temp_dir().join(format!("spherewalk-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scene = dir.join("zero.ron");
+    std::fs::write(
+        &scene,
+        "Scene(colliders: [Obj(name: \"zero\", path: \"/dev/zero\")])",
+    )
+    .expect("write");
+    if Path::new("/dev/zero").exists() {
+        refused(scene::load(&scene), "not a regular file");
+    }
+    // A FIFO: opening it would block until a writer came.
+    let fifo = dir.join("pipe.ron");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        refused(scene::load(&fifo), "not a regular file");
+    }
+    // A 17 MiB scene (sparse: no disk used) is over the 16 MiB limit.
+    let big = dir.join("big.ron");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len(17 << 20))
+        .expect("sparse file");
+    refused(scene::load(&big), "limit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
