@@ -106,6 +106,16 @@ pub enum SettingsError {
         /// The accepted range, in words.
         expected: &'static str,
     },
+    /// A length out of scale with the stack it is used with ([`crate::Motor::new`]).
+    #[error("setting `{field}` = {value} m is too large for this stack (at most {most} m)")]
+    OutOfScale {
+        /// Name of the field.
+        field: &'static str,
+        /// The rejected value (m).
+        value: Real,
+        /// The most the stack allows (m; `step_height` must stay below it).
+        most: Real,
+    },
     /// `max_pushback_iterations` is zero.
     #[error("setting `max_pushback_iterations` must be at least 1")]
     NoPushbackIterations,

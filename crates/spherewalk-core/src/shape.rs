@@ -55,6 +55,14 @@ pub enum ShapeError {
         /// The rejected offset (m).
         offset: Real,
     },
+    /// An upper sphere reaches below the bottom of the feet sphere (by `below`, m).
+    #[error("sphere {index} reaches {below} m below the feet sphere; the feet must be lowest")]
+    BelowFeet {
+        /// Index of the sphere, feet first.
+        index: usize,
+        /// How far below the feet sphere's bottom it reaches (m).
+        below: Real,
+    },
     /// More spheres than [`MAX_SPHERES`].
     #[error("a sphere stack holds at most {max} spheres, not {count}", max = MAX_SPHERES)]
     TooMany {
@@ -177,6 +185,14 @@ impl SphereStack {
             let gap = (hi_off - lo_off) - (lo_r + hi_r);
             if gap > 0.0 {
                 return Err(ShapeError::Gap { index, gap });
+            }
+        }
+        // The feet sphere is the lowest: an upper sphere reaching below it would stand on the
+        // ground in its place, and the ground probe (which casts the feet) would never find it.
+        for (index, &(offset, radius)) in spheres.iter().enumerate().skip(1) {
+            let below = (first_offset - first_radius) - (offset - radius);
+            if below > HEIGHT_TOLERANCE {
+                return Err(ShapeError::BelowFeet { index, below });
             }
         }
         let shift = first_radius - first_offset;

@@ -115,9 +115,26 @@ impl Motor {
     /// Pairs a stack with settings after validating them.
     ///
     /// # Errors
-    /// [`SettingsError`] when a setting is out of its documented range.
+    /// [`SettingsError`] when a setting is out of its documented range, or out of scale with
+    /// the stack: a `skin_width` over half the smallest radius (never grounded), a
+    /// `step_height` at or over the stack's height (a character climbing more than itself).
     pub fn new(stack: SphereStack, settings: MotorSettings) -> Result<Self, SettingsError> {
         settings.validate()?;
+        let skin_most = 0.5 * stack.min_radius();
+        if settings.skin_width > skin_most {
+            return Err(SettingsError::OutOfScale {
+                field: "skin_width",
+                value: settings.skin_width,
+                most: skin_most,
+            });
+        }
+        if settings.step_height >= stack.height() {
+            return Err(SettingsError::OutOfScale {
+                field: "step_height",
+                value: settings.step_height,
+                most: stack.height(),
+            });
+        }
         Ok(Self {
             stack,
             settings,

@@ -912,9 +912,12 @@ fn regression_4e9_pushback_iterations_ate_memory() {
 #[test]
 fn the_substep_count_is_capped() {
     let stack = SphereStack::capsule(0.01, 1e-3, 6).expect("1 mm spheres");
+    // Skin and step height in scale with a 1 cm character.
     let settings = MotorSettings {
         max_substep_fraction: 0.01,
         max_dt: 1.0,
+        skin_width: 1e-4,
+        step_height: 0.002,
         ..MotorSettings::default()
     };
     let motor = Motor::new(stack, settings).expect("valid");
@@ -926,4 +929,57 @@ fn the_substep_count_is_capped() {
     r.step(Vec3::new(500.0, 0.0, 0.0));
     assert_eq!(r.report.substeps, spherewalk_core::MAX_SUBSTEPS);
     assert!(r.pose.is_finite());
+}
+
+/// Issue "hostile input": settings accepted but useless with the stack they go with. A skin
+/// of 1e30 m meant never grounded; a 3 m step height let a 1.8 m character climb 2.37 m in
+/// one step. Both are now out of scale for the stack.
+#[test]
+fn regression_skin_width_1e30_and_step_height_3_m_are_out_of_scale() {
+    let stack = || SphereStack::capsule(1.8, 0.3, 3).expect("stack");
+    for (settings, field) in [
+        (
+            MotorSettings {
+                skin_width: 1e30,
+                ..MotorSettings::default()
+            },
+            "skin_width",
+        ),
+        (
+            MotorSettings {
+                step_height: 3.0,
+                ..MotorSettings::default()
+            },
+            "step_height",
+        ),
+    ] {
+        match Motor::new(stack(), settings) {
+            Err(SettingsError::OutOfScale { field: f, .. }) => assert_eq!(f, field),
+            other => panic!("{field}: expected OutOfScale, got {:?}", other.err()),
+        }
+    }
+    // The largest that fit: a skin of half the radius, a step just under the height.
+    let fits = MotorSettings {
+        skin_width: 0.15,
+        step_height: 1.79,
+        ..MotorSettings::default()
+    };
+    assert!(Motor::new(stack(), fits).is_ok());
+}
+
+/// Issue "hostile input": a stack whose upper sphere reached below its feet sphere was
+/// accepted, then never grounded (the probe casts the feet). The feet must be lowest.
+#[test]
+fn regression_an_upper_sphere_below_the_feet_is_refused() {
+    // A 0.1 m feet sphere under a 0.5 m one centred 0.2 m higher: it reaches 0.2 m lower.
+    match SphereStack::new(&[(0.1, 0.1), (0.3, 0.5)]) {
+        Err(ShapeError::BelowFeet { index, below }) => {
+            assert_eq!(index, 1);
+            // 0 - (0.3 - 0.5) = 0.2 m (1e-6: f32).
+            assert_abs_diff_eq!(below, 0.2, epsilon = 1e-6);
+        }
+        other => panic!("expected BelowFeet, got {other:?}"),
+    }
+    // Touching the same floor line is fine.
+    assert!(SphereStack::new(&[(0.1, 0.1), (0.3, 0.3)]).is_ok());
 }
