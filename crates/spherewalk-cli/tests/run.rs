@@ -78,17 +78,25 @@ fn exits_2_on_usage_errors_and_1_on_a_bad_scene() {
     let _ = std::fs::remove_file(&bad);
 }
 
-/// A bad value in a scene is shown on its line with a caret under it, in the scene's own field
-/// name and unit, and the run exits with 1.
-#[test]
-fn a_bad_scene_value_is_shown_on_its_line_with_a_caret() {
-    let path = std::env::temp_dir().join(format!("spherewalk-bad-{}.ron", std::process::id()));
-    let text = "Scene(\n    name: \"bad\",\n    characters: [\n        Character(name: \"hero\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n                  settings: (slope_limit_deg: 95.0)),\n    ],\n)\n";
+/// Runs the CLI on a scene file `file` (in the temp dir) holding `text` whose one character
+/// has the settings `settings`; expects exit code 1 and returns the scene path and stderr.
+fn run_bad_character_settings(file: &str, settings: &str) -> (PathBuf, String) {
+    let path = std::env::temp_dir().join(format!("spherewalk-{}-{file}", std::process::id()));
+    let text = format!(
+        "Scene(\n    name: \"bad\",\n    characters: [\n        Character(name: \"hero\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n                  settings: ({settings})),\n    ],\n)\n"
+    );
     std::fs::write(&path, text).expect("temp file");
     let out = cli().arg("run").arg(&path).output().expect("the CLI runs");
     let _ = std::fs::remove_file(&path);
     assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    (path, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A bad value in a scene is shown on its line with a caret under it, in the scene's own field
+/// name and unit, and the run exits with 1.
+#[test]
+fn a_bad_scene_value_is_shown_on_its_line_with_a_caret() {
+    let (path, stderr) = run_bad_character_settings("slope.ron", "slope_limit_deg: 95.0");
     let expected = format!(
         "error: character \"hero\": `slope_limit_deg` = 95 is out of range (0 <= x < 90 degrees)\n --> {}:5:52\n  |\n5 |                   settings: (slope_limit_deg: 95.0)),\n  |                                                    ^\n",
         path.display()
@@ -100,13 +108,7 @@ fn a_bad_scene_value_is_shown_on_its_line_with_a_caret() {
 /// scene error naming the setting, exit code 1, at once.
 #[test]
 fn regression_a_substep_fraction_of_1e_30_no_longer_hangs_the_cli() {
-    let path = std::env::temp_dir().join(format!("spherewalk-frac-{}.ron", std::process::id()));
-    let text = "Scene(\n    characters: [\n        Character(name: \"hero\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n                  settings: (max_substep_fraction: 1e-30)),\n    ],\n)\n";
-    std::fs::write(&path, text).expect("temp file");
-    let out = cli().arg("run").arg(&path).output().expect("the CLI runs");
-    let _ = std::fs::remove_file(&path);
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (_, stderr) = run_bad_character_settings("frac.ron", "max_substep_fraction: 1e-30");
     assert!(
         stderr.contains("`max_substep_fraction`") && stderr.contains("(0.01 <= x <= 1)"),
         "{stderr}"
