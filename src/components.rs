@@ -142,8 +142,6 @@ pub struct Platform {
     pub pose: Iso,
     /// Where game code asked a [`PlatformMotion::Driven`] platform to be at the next step.
     pub target: Option<Iso>,
-    /// Its motion over the last step: new pose times old pose inverse (world).
-    pub delta: Iso,
 }
 
 impl Platform {
@@ -156,7 +154,6 @@ impl Platform {
             time: 0.0,
             pose: start,
             target: None,
-            delta: Iso::identity(),
         }
     }
 

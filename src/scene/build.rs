@@ -155,8 +155,7 @@ impl SceneFile {
     /// [`SceneError::Io`] when it cannot be read, else as [`SceneFile::parse`].
     pub fn read(path: impl AsRef<Path>) -> Result<Self, SceneError> {
         let path = path.as_ref();
-        let text = read_text(path, MAX_SCENE_BYTES)?;
-        Self::parse(&text, path)
+        Self::parse(&read_scene_text(path)?, path)
     }
 
     /// Builds the scene: inserts the colliders and platforms, adds the gravity fields and
@@ -246,6 +245,15 @@ pub fn load(path: impl AsRef<Path>) -> Result<Scene, SceneError> {
 pub const MAX_SCENE_BYTES: u64 = 16 << 20;
 /// Largest OBJ file read (bytes): 256 MiB.
 pub const MAX_OBJ_BYTES: u64 = 256 << 20;
+
+/// The text of the scene file `path`, by the rule every scene read follows: a regular file of
+/// at most [`MAX_SCENE_BYTES`] (tools that show a bad scene's line read it this way too).
+///
+/// # Errors
+/// [`SceneError::Io`] for a file that cannot be read, is not a regular file or is too large.
+pub fn read_scene_text(path: &Path) -> Result<String, SceneError> {
+    read_text(path, MAX_SCENE_BYTES)
+}
 
 /// The text of `path`, a regular file of at most `limit` bytes. FIFOs, devices and
 /// directories are refused before being opened (so `/dev/zero` or a pipe never blocks or

@@ -246,9 +246,7 @@ impl Sim {
     /// [`SpawnError::NotDriven`] for an entity that is not a driven platform,
     /// [`SpawnError::NonFinitePlatformPose`] for a pose holding NaN or infinity.
     pub fn drive_platform(&mut self, entity: Entity, pose: Iso) -> Result<(), SpawnError> {
-        let finite = pose.translation.vector.iter().all(|c| c.is_finite())
-            && pose.rotation.coords.iter().all(|c| c.is_finite());
-        if !finite {
+        if !spherewalk_core::math::is_finite_iso(&pose) {
             return Err(SpawnError::NonFinitePlatformPose);
         }
         match self.world.get::<&mut Platform>(entity) {

@@ -6,8 +6,7 @@ use hecs::World;
 use spherewalk_core::{CollisionWorld, Iso, Real, Vec3};
 
 /// Moves every platform's collider to its pose at the new time (a driven platform to the pose
-/// game code gave it), records the step's motion in [`Platform::delta`], and sets the
-/// collider's velocities (world) to that motion over `dt`: linear, the move of its origin;
+/// game code gave it) and sets the collider's velocities (world) to that motion over `dt`: linear, the move of its origin;
 /// angular, its turn. Runs before the characters step: the motor carries a character grounded
 /// on the collider by those velocities.
 pub fn move_platforms(world: &mut World, collision: &mut CollisionWorld, dt: Real) {
@@ -21,7 +20,6 @@ pub fn move_platforms(world: &mut World, collision: &mut CollisionWorld, dt: Rea
             }
         };
         platform.pose = after;
-        platform.delta = after * before.inverse();
         let (linear, angular) = velocities(&before, &after, dt);
         // NOTE: a platform whose collider was removed simply does not move; a driven target
         // is checked finite when given.

@@ -8,7 +8,7 @@ use spherewalk::scene::{self, SceneError};
 use spherewalk::trace::{TraceRecord, TraceWriter, records};
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -238,15 +238,6 @@ fn print_summary(name: &str, run: &Run, s: &Summary, dt: f32) {
     }
 }
 
-/// The text of `path` when it is a regular file under 16 MiB; `None` otherwise.
-fn read_small_file(path: &str) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > 16 << 20 {
-        return None;
-    }
-    std::fs::read_to_string(path).ok()
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = parse(&args).and_then(|r| run(&r));
@@ -254,10 +245,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let message = match &e {
-                // A bad scene shows its line with a caret: the file is read again, only when
-                // it is a regular file of sane size (never a FIFO or a device).
+                // A bad scene shows its line with a caret: the file is read again by the
+                // loader's own rule (regular files of sane size, never a FIFO or a device).
                 CliError::Scene(scene) => {
-                    let text = args.get(1).and_then(|path| read_small_file(path));
+                    let text = args
+                        .get(1)
+                        .and_then(|path| scene::read_scene_text(Path::new(path)).ok());
                     scene.report(text.as_deref())
                 }
                 other => format!("error: {other}"),

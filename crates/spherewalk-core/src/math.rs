@@ -27,6 +27,12 @@ pub fn is_finite_vec(v: &Vec3) -> bool {
     v.iter().all(|c| c.is_finite())
 }
 
+/// True when the translation and the rotation of `iso` are finite (no NaN, no infinity).
+#[inline]
+pub fn is_finite_iso(iso: &Iso) -> bool {
+    is_finite_vec(&iso.translation.vector) && iso.rotation.coords.iter().all(|c| c.is_finite())
+}
+
 /// Any unit vector perpendicular to `axis` (deterministic).
 pub fn any_perpendicular(axis: &UnitVec3) -> UnitVec3 {
     let a = axis.into_inner();

@@ -33,22 +33,6 @@ use std::cell::Cell;
 
 /// A move blocked by more than this speed (m/s) tries the step offset.
 const BLOCKED_SPEED: Real = 1e-3;
-/// The turn (rad, positive left) about up that brings the heading toward `intent.facing`,
-/// at most `intent.turn_rate * dt` either way; 0 without a facing or with one along up.
-fn facing_turn(pose: &Pose, intent: &MoveIntent, dt: Real) -> Real {
-    let Some(facing) = intent.facing else {
-        return 0.0;
-    };
-    let up = pose.up();
-    let Some(target) = UnitVec3::try_new(project_on_plane(&facing, &up), 1e-6) else {
-        return 0.0;
-    };
-    let forward = pose.forward();
-    let angle = crate::math::atan2(forward.cross(&target).dot(&up), forward.dot(&target));
-    let most = intent.turn_rate.max(0.0) * dt;
-    angle.clamp(-most, most)
-}
-
 /// Longest gravity vector a step accepts (m/s², about 10 000 g); longer ones are clamped.
 pub const MAX_GRAVITY: Real = 1e5;
 
@@ -585,6 +569,22 @@ impl Motor {
         flags.gravity_clamped = strong;
         Some(clean)
     }
+}
+
+/// The turn (rad, positive left) about up that brings the heading toward `intent.facing`,
+/// at most `intent.turn_rate * dt` either way; 0 without a facing or with one along up.
+fn facing_turn(pose: &Pose, intent: &MoveIntent, dt: Real) -> Real {
+    let Some(facing) = intent.facing else {
+        return 0.0;
+    };
+    let up = pose.up();
+    let Some(target) = UnitVec3::try_new(project_on_plane(&facing, &up), 1e-6) else {
+        return 0.0;
+    };
+    let forward = pose.forward();
+    let angle = crate::math::atan2(forward.cross(&target).dot(&up), forward.dot(&target));
+    let most = intent.turn_rate.max(0.0) * dt;
+    angle.clamp(-most, most)
 }
 
 /// What the ground under a grounded character carries it by this step: a velocity (m/s,

@@ -406,9 +406,7 @@ impl CollisionWorld {
 
 fn checked_aabb(desc: &ColliderDesc) -> Result<Aabb, WorldError> {
     let t = desc.pose.translation.vector;
-    let r = desc.pose.rotation.coords;
-    let finite = is_finite_vec(&t)
-        && r.iter().all(|c| c.is_finite())
+    let finite = crate::math::is_finite_iso(&desc.pose)
         && is_finite_vec(&desc.linear_velocity)
         && is_finite_vec(&desc.angular_velocity);
     if !finite {
