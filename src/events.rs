@@ -1,4 +1,4 @@
-//! Events of a step, as data: landed, left ground, jumped, stepped up, hit.
+//! Events of a step, as data: landed, left ground, jumped, stepped up, crushed, hit.
 
 use hecs::{Entity, World};
 use spherewalk_core::{ColliderId, Point3, Real, UnitVec3};
@@ -18,6 +18,14 @@ pub enum EventKind {
     SteppedUp {
         /// Height climbed (m).
         height: Real,
+    },
+    /// Geometry closed on the character and left it no way out this step (see
+    /// [`spherewalk_core::StepReport::crushed`]): it stayed between the pieces, on its side of
+    /// each, `depth` metres into the deepest. Sent every step it lasts; what it means (a
+    /// death, damage, a nudge) is the game's call.
+    Crushed {
+        /// Deepest penetration of any sphere after the step (m).
+        depth: Real,
     },
     /// Touched a collider other than the ground it stands on (first contact of the step with
     /// that collider).
@@ -43,8 +51,8 @@ pub struct Event {
 }
 
 /// Appends the events of every character's last step, fixed step number `step`, to `out`,
-/// ordered by entity id, then landed / left ground / jumped / stepped up / hits in contact
-/// order.
+/// ordered by entity id, then landed / left ground / jumped / stepped up / crushed / hits in
+/// contact order.
 pub fn collect_events(world: &World, step: u64, out: &mut Vec<Event>) {
     let start = out.len();
     for (entity, last) in world.query::<(Entity, &LastStep)>().iter() {
@@ -62,6 +70,11 @@ pub fn collect_events(world: &World, step: u64, out: &mut Vec<Event>) {
         if r.stepped_up > 0.0 {
             push(EventKind::SteppedUp {
                 height: r.stepped_up,
+            });
+        }
+        if r.crushed {
+            push(EventKind::Crushed {
+                depth: r.max_penetration,
             });
         }
         let ground = r.ground_hit.map(|g| g.collider);

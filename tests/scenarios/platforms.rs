@@ -255,3 +255,57 @@ fn a_conveyor_belt_carries_its_rider_through_the_sims_hooks() {
     assert_eq!(view.ground, spherewalk::GroundState::Grounded);
     assert_abs_diff_eq!(view.velocity.norm(), 0.0, epsilon = 1e-6);
 }
+
+/// Issue "hostile input", the squeezes, in the runtime: a 20 m wide driven slab that game code
+/// lowers at 1 m/s onto a standing character, its underside from 2.5 m to 1.2 m above the
+/// floor. The character stays on the floor where it stood, and from the step the underside
+/// passes its 1.8 m head every step sends `Crushed` with the depth: 0.6 m at the end.
+#[test]
+fn a_platform_lowered_onto_a_character_sends_crushed_events() {
+    let mut sim = floor_sim();
+    let half = 0.5;
+    let slab = driven(
+        &mut sim,
+        [10.0, half, 10.0],
+        Iso::translation(0.0, 2.5 + half, 0.0),
+    );
+    let e = rider(
+        &mut sim,
+        Point3::new(0.5, 0.0, 0.0),
+        MotorSettings::default(),
+        Input::None,
+    );
+    for _ in 0..10 {
+        sim.step();
+    }
+    sim.drain_events().for_each(drop);
+    let mut depths = Vec::new();
+    for step in 1..=120 {
+        let bottom = (2.5 - step as Real * DT).max(1.2);
+        sim.drive_platform(slab, Iso::translation(0.0, bottom + half, 0.0))
+            .expect("driven");
+        sim.step();
+        let crushed: Vec<Real> = sim
+            .drain_events()
+            .filter_map(|ev| match ev.kind {
+                EventKind::Crushed { depth } if ev.entity == e => Some(depth),
+                _ => None,
+            })
+            .collect();
+        assert!(crushed.len() <= 1, "step {step}: {crushed:?}");
+        depths.push((bottom, crushed.first().copied()));
+    }
+    // 1 cm either side of the head's 1.8 m: the step the underside crosses it.
+    for (bottom, depth) in &depths {
+        if *bottom > 1.81 {
+            assert_eq!(*depth, None, "underside at {bottom}");
+        } else if *bottom < 1.79 {
+            // The head (centre 1.5 m, radius 0.3 m) is 1.8 - bottom deep; 1 cm: the skin.
+            let depth = depth.unwrap_or_else(|| panic!("no event at {bottom}"));
+            assert_abs_diff_eq!(depth, 1.8 - bottom, epsilon = 0.01);
+        }
+    }
+    let at = pose_of(&sim, e).position;
+    // Where it stood, feet on the floor (1 cm: the skin and the ground snap).
+    assert_abs_diff_eq!(at, Point3::new(0.5, 0.0, 0.0), epsilon = 0.01);
+}

@@ -1,6 +1,8 @@
-//! The way out of a wedge: when pushback's sideways pushes contradict each other (the stack
-//! was put between steep faces, not moved there), the stack rises straight up by the least
-//! that clears every contact, if rising alone can clear them.
+//! The way out of a squeeze: when pushback's pushes contradict each other (the stack was put
+//! between steep faces, or geometry closed on it), the stack moves in a straight line by the
+//! least that clears every contact, if one does: straight up first (out of a wedge), else
+//! sideways along one of eight directions around up (from under a lowering ceiling, out
+//! between closing walls), never through a piece.
 
 use super::StepContext;
 use super::contacts::collect_contacts;
@@ -9,53 +11,89 @@ use crate::pose::Pose;
 use crate::world::{Primitive, SurfacePoint};
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
-/// A contact whose normal points down by more than this (cosine to -up) lies above the sphere:
-/// rising would cross it, so the escape is refused. Contacts sloping up by more than this
-/// bound their exit along their own slope.
-const MIN_UP: Real = 0.05;
-/// Rounds of "find every contact, rise past the last exit" before giving up.
+/// A contact whose normal points against the escape by more than this (cosine) lies ahead of
+/// the sphere: moving on would cross it, so that direction is refused. Contacts facing along
+/// it by more than this bound their exit along their own slope.
+const MIN_ALONG: Real = 0.05;
+/// Sideways directions tried, evenly around up from the character's forward.
+const SIDEWAYS: usize = 8;
+/// Rounds of "find every contact, move past the last exit" before giving up.
 const MAX_ROUNDS: usize = 4;
 /// Most bisection steps narrowing one contact's exit (a 4 m bracket to 0.06 mm).
 const BISECTIONS: usize = 16;
 
-/// A rise out of a wedge.
+/// A straight move out of a squeeze.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Rise {
-    /// How far the stack rises (m, along up).
-    pub height: Real,
-    /// True when the rise stops short at the edge of the gathered region, before every contact
+pub(super) struct Escape {
+    /// Which way the stack moves (unit, world).
+    pub dir: UnitVec3,
+    /// How far it moves (m).
+    pub length: Real,
+    /// True when the move stops short at the edge of the gathered region, before every contact
     /// is cleared; the rest waits for the next step.
     pub partial: bool,
 }
 
-/// The least rise along `up` (m) that clears every contact of the stack at `pose`, in rounds:
-/// each finds the contacts still overlapping, the height at which each is left (see
-/// [`Pair::exit`]), and rises to the last of them, after checking by sphere casts that the
-/// rise crosses nothing it was not already inside. `None` when rising cannot clear them: a
-/// piece lies above a sphere, the rise would cross another primitive, or more than the stack's
-/// own height is needed. A rise that would leave the gathered region stops at its edge
-/// ([`Rise::partial`]). `motion` is the displacement that led to `pose` (see
-/// [`crate::Primitive::holds`]).
-pub(super) fn rise_out(
+/// The way out of a squeeze for the stack at `pose`: the rise out (see [`slide_out`]) when
+/// there is one, else the shortest of the sideways slides (ties, to the penetration
+/// tolerance, to the first direction, from forward turning left). `None` when no straight move of at most the stack's height clears
+/// every contact without crossing a piece.
+pub(super) fn escape(
     ctx: &StepContext<'_>,
     pose: &Pose,
     motion: &Vec3,
     contacts: &mut Vec<(usize, SurfacePoint)>,
-) -> Option<Rise> {
-    let tol = ctx.motor.settings.penetration_tolerance;
+) -> Option<Escape> {
     let up = pose.up();
+    let tol = ctx.motor.settings.penetration_tolerance;
+    if let Some(rise) = slide_out(ctx, pose, motion, &up, contacts) {
+        return Some(rise);
+    }
+    let (forward, left) = (pose.forward().into_inner(), -pose.right().into_inner());
+    let mut best: Option<Escape> = None;
+    for k in 0..SIDEWAYS {
+        let angle = std::f32::consts::TAU * k as Real / SIDEWAYS as Real;
+        let (s, c) = (crate::math::sin(angle), crate::math::cos(angle));
+        let Some(dir) = UnitVec3::try_new(forward * c + left * s, 1e-6) else {
+            continue;
+        };
+        if let Some(out) = slide_out(ctx, pose, motion, &dir, contacts)
+            && best.is_none_or(|b| out.length < b.length - tol)
+        {
+            best = Some(out);
+        }
+    }
+    best
+}
+
+/// The least move along unit `dir` (m) that clears every contact of the stack at `pose`, in
+/// rounds: each finds the contacts still overlapping, the distance at which each is left (see
+/// [`Pair::exit`]), and moves to the last of them, after checking by sphere casts that the
+/// move crosses nothing it was not already inside. `None` when moving along `dir` cannot clear
+/// them: a piece lies ahead of a sphere, the move would cross another primitive, or more than
+/// the stack's own height is needed. A move that would leave the gathered region stops at its
+/// edge ([`Escape::partial`]). `motion` is the displacement that led to `pose` (see
+/// [`crate::Primitive::holds`]).
+fn slide_out(
+    ctx: &StepContext<'_>,
+    pose: &Pose,
+    motion: &Vec3,
+    dir: &UnitVec3,
+    contacts: &mut Vec<(usize, SurfacePoint)>,
+) -> Option<Escape> {
+    let tol = ctx.motor.settings.penetration_tolerance;
     let spheres = ctx.motor.stack.spheres();
-    // Exits further than the stack's own height are refused; a rise past the gathered region
+    // Exits further than the stack's own height are refused; a move past the gathered region
     // stops at its edge.
     let cap = ctx.motor.stack.height();
-    let room = cap.min(room_above(ctx, pose, &up));
+    let room = cap.min(room_along(ctx, pose, dir));
     let mut height: Real = 0.0;
     for _ in 0..MAX_ROUNDS {
         let mut exit = height;
         for sphere in spheres {
             let start = pose.centre_at(sphere.offset_local);
             let from = start - motion;
-            let centre = start + up.into_inner() * height;
+            let centre = start + dir.into_inner() * height;
             collect_contacts(ctx, &centre, &from, sphere.radius, tol, contacts);
             for (k, sp) in contacts.iter() {
                 let pair = Pair {
@@ -63,25 +101,28 @@ pub(super) fn rise_out(
                     from,
                     radius: sphere.radius,
                 };
-                let left = pair.exit(ctx, &centre, &up, sp, cap - height, tol)?;
+                let left = pair.exit(ctx, &centre, dir, sp, cap - height, tol)?;
                 exit = exit.max(height + left);
             }
         }
         if exit <= height {
-            return (height > 0.0).then_some(Rise {
-                height,
+            return (height > 0.0).then_some(Escape {
+                dir: *dir,
+                length: height,
                 partial: false,
             });
         }
         let partial = exit > room;
         let next = exit.min(room);
-        let offset = up.into_inner() * height;
-        if free_length(ctx, pose, &offset, &up, next - height, contacts) < next - height {
+        let offset = dir.into_inner() * height;
+        let step = next - height;
+        if free_length(ctx, pose, &offset, (dir, step), Touching::Stops, contacts) < step {
             return None;
         }
         if partial {
-            return (next > 0.0).then_some(Rise {
-                height: next,
+            return (next > 0.0).then_some(Escape {
+                dir: *dir,
+                length: next,
                 partial,
             });
         }
@@ -107,33 +148,34 @@ impl Pair<'_> {
         }
     }
 
-    /// How far (m) the sphere at `centre`, overlapping as `sp` says, rises along `up` before it
-    /// leaves the primitive to within `tol / 2`; `None` when the primitive lies above the
-    /// sphere (rising would cross it) or the exit lies beyond `limit` (m).
+    /// How far (m) the sphere at `centre`, overlapping as `sp` says, moves along unit `dir`
+    /// before it leaves the primitive to within `tol / 2`; `None` when the primitive lies
+    /// ahead of the sphere (moving on would cross it) or the exit lies beyond `limit` (m).
     ///
     /// The penetration of a sphere moving along a line into a convex piece first grows, then
-    /// shrinks, and falls at most as fast as the sphere rises: it is still there `depth`
-    /// higher, and gone once the sphere is above the piece's highest point. Between the two,
-    /// bisection finds the exit; a contact sloping up gives a closer upper bound along its
-    /// own slope (the distance to a convex piece is convex along a line).
+    /// shrinks, and falls at most as fast as the sphere moves: it is still there `depth`
+    /// further, and gone once the sphere is past the piece's furthest point along `dir`.
+    /// Between the two, bisection finds the exit; a contact facing along `dir` gives a closer
+    /// upper bound along its own slope (the distance to a convex piece is convex along a
+    /// line).
     fn exit(
         &self,
         ctx: &StepContext<'_>,
         centre: &Point3,
-        up: &UnitVec3,
+        dir: &UnitVec3,
         sp: &SurfacePoint,
         limit: Real,
         tol: Real,
     ) -> Option<Real> {
-        let rising = sp.contact_normal.dot(up);
-        if rising < -MIN_UP {
+        let rising = sp.contact_normal.dot(dir);
+        if rising < -MIN_ALONG {
             return None;
         }
-        let at = |s: Real| self.depth(ctx, &(centre + up.into_inner() * s));
+        let at = |s: Real| self.depth(ctx, &(centre + dir.into_inner() * s));
         let mut lo = self.radius - sp.distance;
-        let top = ctx.world.primitive_extent(self.prim, up);
-        let mut hi = top - centre.coords.dot(up) + self.radius;
-        if rising >= MIN_UP {
+        let top = ctx.world.primitive_extent(self.prim, dir);
+        let mut hi = top - centre.coords.dot(dir) + self.radius;
+        if rising >= MIN_ALONG {
             let along = lo / rising;
             if along < hi && at(along) <= 0.5 * tol {
                 hi = along;
@@ -142,7 +184,7 @@ impl Pair<'_> {
         if hi > limit + tol {
             return None;
         }
-        // Both bounds meet when the contact faces straight up (up to rounding).
+        // Both bounds meet when the contact faces straight along `dir` (up to rounding).
         lo = lo.min(hi);
         for _ in 0..BISECTIONS {
             if hi - lo <= 0.5 * tol {
@@ -159,9 +201,9 @@ impl Pair<'_> {
     }
 }
 
-/// Most the stack may rise (m, along `up`) and stay inside [`StepContext::bounds`], the region
-/// whose primitives were gathered; unbounded without one.
-fn room_above(ctx: &StepContext<'_>, pose: &Pose, up: &UnitVec3) -> Real {
+/// Most the stack may move (m, along unit `dir`) and stay inside [`StepContext::bounds`], the
+/// region whose primitives were gathered; unbounded without one.
+fn room_along(ctx: &StepContext<'_>, pose: &Pose, dir: &UnitVec3) -> Real {
     let Some(bounds) = ctx.bounds.as_ref() else {
         return Real::INFINITY;
     };
@@ -170,7 +212,7 @@ fn room_above(ctx: &StepContext<'_>, pose: &Pose, up: &UnitVec3) -> Real {
         let centre = pose.centre_at(sphere.offset_local);
         let radius = sphere.radius;
         for axis in 0..3 {
-            let u = up[axis];
+            let u = dir[axis];
             let limit = if u > 1e-6 {
                 (bounds.maxs[axis] - radius - centre[axis]) / u
             } else if u < -1e-6 {
@@ -184,16 +226,26 @@ fn room_above(ctx: &StepContext<'_>, pose: &Pose, up: &UnitVec3) -> Real {
     room.max(0.0)
 }
 
+/// Which pieces a move may go into (see [`free_length`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Touching {
+    /// A piece a sphere only touches stops a move into it (an escape leaves what it is in
+    /// and enters nothing).
+    Stops,
+    /// A piece a sphere touches may be pressed (a crushed stack's balance).
+    Yields,
+}
+
 /// How far (m, at most `length`) the stack at `pose` moved by `offset` (m, world) can move on
-/// along unit `dir` before a sphere meets a primitive it does not already overlap, or moves
-/// into one it only touches: the pieces it is inside are being left, the others would be
-/// crossed.
+/// along unit `dir` before a sphere meets a primitive it does not already overlap, or, as
+/// `touching` says, moves into one it only touches: the pieces it is inside are being left
+/// (or pressed), the others would be crossed.
 pub(super) fn free_length(
     ctx: &StepContext<'_>,
     pose: &Pose,
     offset: &Vec3,
-    dir: &UnitVec3,
-    length: Real,
+    (dir, length): (&UnitVec3, Real),
+    touching: Touching,
     scratch: &mut Vec<(usize, SurfacePoint)>,
 ) -> Real {
     let tol = ctx.motor.settings.penetration_tolerance;
@@ -209,8 +261,8 @@ pub(super) fn free_length(
                 continue;
             }
             if let Some((_, sp)) = scratch.iter().find(|(j, _)| *j == k) {
-                let touching = sphere.radius - sp.distance <= tol;
-                if touching && sp.contact_normal.dot(dir) < 0.0 {
+                let touches = sphere.radius - sp.distance <= tol;
+                if touching == Touching::Stops && touches && sp.contact_normal.dot(dir) < 0.0 {
                     return 0.0;
                 }
                 continue;

@@ -124,6 +124,7 @@ pub fn move_substepped(
         total.iterations += s.iterations;
         total.pushes += s.pushes;
         total.exhausted |= s.exhausted;
+        total.crushed |= s.crushed;
         if s.blocked_speed > total.blocked_speed {
             total.blocked_speed = s.blocked_speed;
             total.blocked_by = s.blocked_by;

@@ -2,8 +2,8 @@
 
 use super::StepContext;
 use super::contacts::collect_contacts;
-use super::escape::{free_length, rise_out};
-use super::solver::{Constraint, clip_velocity, solve_push};
+use super::escape::{Touching, escape, free_length};
+use super::solver::{Constraint, balance_push, clip_velocity, solve_push};
 use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
@@ -49,6 +49,10 @@ pub struct PushbackSummary {
     /// True when the iteration budget ran out with a penetration still above the tolerance:
     /// the solve was degraded (squeezed between solids, or an impossible overlap).
     pub exhausted: bool,
+    /// True when no push cleared the contacts and no straight move out of them (up, or
+    /// sideways) had room: the stack was crushed, and was only balanced between them, on the
+    /// side of each piece it was on.
+    pub crushed: bool,
 }
 
 /// Scratch space for [`pushback`]: reuse one across calls so no step allocates.
@@ -58,6 +62,28 @@ pub struct ContactBuffer {
     found: Vec<Found>,
     constraints: Vec<Constraint>,
     selected: Vec<Constraint>,
+    /// The constraints that shaped this pass's earlier pushes, as constraints on a push from
+    /// the current position (at most [`MAX_EARLIER`], newest last).
+    earlier: Vec<Constraint>,
+}
+
+/// Most earlier constraints a pass remembers.
+const MAX_EARLIER: usize = 16;
+
+/// After a push `d`, re-expresses the remembered constraints from the new position and adds
+/// the ones that shaped `d`, so the next iteration's push does not undo this one: a stack
+/// pushed down out of a ceiling and into the floor is then seen to be squeezed, instead of
+/// bouncing between the two an iteration at a time.
+fn remember(buffer: &mut ContactBuffer, d: &Vec3) {
+    let ContactBuffer {
+        selected, earlier, ..
+    } = buffer;
+    earlier.extend_from_slice(selected);
+    let over = earlier.len().saturating_sub(MAX_EARLIER);
+    earlier.drain(..over);
+    for c in earlier.iter_mut() {
+        c.dist -= d.dot(&c.dir);
+    }
 }
 
 /// A sphere-primitive pair in contact, for re-measuring after a trial push.
@@ -78,9 +104,10 @@ struct Rules {
     risen: Real,
     /// The displacement (m, world) that led here: where each sphere came from.
     motion: Vec3,
-    /// No push clears the contacts and no rise escapes them: each contact pushes along its
-    /// own normal, and no push crosses a primitive the stack is not touching.
-    squeezed: bool,
+    /// No push clears the contacts and no straight move escapes them: the stack is balanced
+    /// between them (see [`balance_push`]), and no push crosses a primitive the stack is not
+    /// touching.
+    crushed: bool,
 }
 
 /// Rounds of "solve, re-measure every contact at the result, add what is still overlapping"
@@ -126,7 +153,7 @@ pub fn pushback(
         max_rise: (-motion.dot(&up)).max(0.0),
         risen: 0.0,
         motion: *motion,
-        squeezed: false,
+        crushed: false,
     };
     // Penetration recovery: the pass moves at most its own motion's length plus what is
     // left of the step's budget.
@@ -134,6 +161,7 @@ pub fn pushback(
     let budget = undo + ctx.recovery.map_or(Real::INFINITY, Cell::get);
     let mut pushed: Real = 0.0;
     let mut summary = PushbackSummary::default();
+    buffer.earlier.clear();
     for iteration in 0..settings.max_pushback_iterations {
         summary.iterations += 1;
         gather(ctx, pose, &rules, buffer, hits);
@@ -145,19 +173,23 @@ pub fn pushback(
             // budget ran out (that iteration's push is not checked again).
             summary.exhausted = buffer.constraints.iter().any(|c| c.dist > tol);
         }
-        let (d, partial) = match resolve(ctx, pose, &rules, buffer, tol) {
-            Some(d) if !rules.squeezed => (d, false),
-            resolved => match unusual_push(ctx, pose, &mut rules, resolved, buffer) {
-                Some(push) => push,
-                None => continue,
-            },
+        let resolved = if rules.crushed {
+            None
+        } else {
+            resolve(ctx, pose, &rules, buffer, tol)
         };
+        let (d, partial) = match resolved {
+            Some(d) => (d, false),
+            None => unusual_push(ctx, pose, &mut rules, buffer),
+        };
+        summary.crushed |= rules.crushed;
         let (d, capped) = within_budget(d, budget - pushed);
         pushed += d.norm();
         if let Some(left) = ctx.recovery {
             left.set((budget - pushed.max(undo)).max(0.0));
         }
         pose.position += d;
+        remember(buffer, &d);
         rules.risen += d.dot(&up);
         let clip = clip_velocity(velocity, &buffer.selected, &up);
         summary.pushes += buffer.selected.len() as u32;
@@ -174,42 +206,69 @@ pub fn pushback(
     summary
 }
 
-/// The push of an iteration that [`resolve`] could not settle alone, given what it returned:
-/// a squeezed stack's push (no further than untouched geometry), or a rise out of a wedge,
-/// with whether it is the pass's last (a rise cut short at the edge of the gathered region).
-/// Leaves the constraints that shaped it in `buffer.selected`; `None` when the rules changed
-/// to squeezed and the iteration must start again.
+/// The push of an iteration whose contacts [`resolve`] could not clear (they contradict each
+/// other, or undo an earlier push: the stack was put between steep faces, or geometry closed
+/// on it), with whether it is the pass's last.
+///
+/// The way out is a straight move that clears every contact without crossing a piece
+/// ([`escape`]: up, else sideways), from where the stack is or, failing that, from where the
+/// balance below puts it (a stack pushed out of a lowering ceiling into the floor is first
+/// lifted back onto the floor, then slides out from under the ceiling). An escape cut short at
+/// the edge of the gathered region ends the pass. Without a way out the stack is crushed (for
+/// the rest of the pass) and only balanced between the contacts and those of earlier
+/// iterations ([`balance_push`]: the ground under the feet holds), no further than the first
+/// piece it is not touching yet. Leaves the constraints that shaped the push in
+/// `buffer.selected`.
 #[cold]
 fn unusual_push(
     ctx: &StepContext<'_>,
     pose: &Pose,
     rules: &mut Rules,
-    resolved: Option<Vec3>,
     buffer: &mut ContactBuffer,
-) -> Option<(Vec3, bool)> {
-    if let Some(d) = resolved {
-        // Squeezed: pushes along the contacts' own normals may point into geometry the stack
-        // is not touching yet; they go only as far as the first such piece.
-        let len = d.norm();
-        let Some(dir) = UnitVec3::try_new(d, 1e-9) else {
-            return Some((d, false));
-        };
-        let free = free_length(ctx, pose, &Vec3::zeros(), &dir, len, &mut buffer.contacts);
-        return Some((dir.into_inner() * free, false));
-    }
-    // Walls that cannot be cleared sideways (the stack was put between steep faces, not moved
-    // there): rise straight out when that clears them, else let every contact push along its
-    // own normal.
-    if let Some(out) = rise_out(ctx, pose, &rules.motion, &mut buffer.contacts) {
-        let up = rules.up;
+) -> (Vec3, bool) {
+    if !rules.crushed
+        && let Some(out) = escape(ctx, pose, &rules.motion, &mut buffer.contacts)
+    {
         buffer.selected.clear();
-        buffer.selected.push(Constraint::support(up, out.height));
-        return Some((up.into_inner() * out.height, out.partial));
+        buffer
+            .selected
+            .push(Constraint::support(out.dir, out.length));
+        return (out.dir.into_inner() * out.length, out.partial);
     }
-    rules.mode = PushMode::Free;
-    rules.max_rise = Real::INFINITY;
-    rules.squeezed = true;
-    None
+    let balance = balanced(ctx, pose, buffer);
+    if !rules.crushed && balance != Vec3::zeros() {
+        let shifted = Pose {
+            position: pose.position + balance,
+            ..*pose
+        };
+        if let Some(out) = escape(ctx, &shifted, &rules.motion, &mut buffer.contacts) {
+            buffer
+                .selected
+                .push(Constraint::support(out.dir, out.length));
+            let d = balance + out.dir.into_inner() * out.length;
+            return (d, out.partial);
+        }
+    }
+    rules.crushed = true;
+    (balance, false)
+}
+
+/// The crushed stack's push: [`balance_push`] over the current contacts and the remembered
+/// ones, no further than the first piece the stack is not touching yet. Leaves the current
+/// constraints in `buffer.selected`.
+fn balanced(ctx: &StepContext<'_>, pose: &Pose, buffer: &mut ContactBuffer) -> Vec3 {
+    buffer.selected.clear();
+    buffer.selected.extend_from_slice(&buffer.constraints);
+    let d = balance_push(&buffer.selected, &buffer.earlier);
+    let len = d.norm();
+    let Some(dir) = UnitVec3::try_new(d, 1e-9) else {
+        return Vec3::zeros();
+    };
+    let along = (&dir, len);
+    let origin = Vec3::zeros();
+    let scratch = &mut buffer.contacts;
+    let free = free_length(ctx, pose, &origin, along, Touching::Yields, scratch);
+    dir.into_inner() * free
 }
 
 /// `d` shortened to at most `left` (m, clamped at 0), and whether it was shortened.
@@ -283,6 +342,7 @@ fn resolve(
         found,
         constraints,
         selected,
+        earlier,
         ..
     } = buffer;
     selected.clear();
@@ -296,17 +356,21 @@ fn resolve(
     let longest = first.dist;
     selected.push(*first);
     let mut d = solve_push(selected, tol);
-    if constraints.len() > 1 {
+    if constraints.len() > 1 || !earlier.is_empty() {
         for _ in 0..MAX_ROUNDS {
-            let Some(c) = still_overlapping(ctx, pose, rules, found, constraints, &d, tol) else {
+            let overlapping = if constraints.len() > 1 {
+                still_overlapping(ctx, pose, rules, found, constraints, &d, tol)
+            } else {
+                None
+            };
+            let Some(c) = overlapping.or_else(|| undone(earlier, &d, tol)) else {
                 break;
             };
             selected.push(c);
             d = solve_push(selected, tol);
         }
     }
-    let unmet = selected.iter().any(|c| c.shortfall(&d) > tol);
-    if unmet && rules.max_rise.is_finite() {
+    if selected.iter().any(|c| c.shortfall(&d) > tol) {
         return None;
     }
     let cap = PUSH_CAP * longest;
@@ -315,6 +379,17 @@ fn resolve(
         d *= cap / len;
     }
     Some(d)
+}
+
+/// The remembered constraint (see [`remember`]) that `d` undoes the most, by more than `tol`:
+/// a push back into what an earlier iteration pushed the stack out of.
+fn undone(earlier: &[Constraint], d: &Vec3, tol: Real) -> Option<Constraint> {
+    earlier
+        .iter()
+        .map(|c| (c.shortfall(d), c))
+        .filter(|(short, _)| *short > tol)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| *c)
 }
 
 /// The deepest contact still overlapping after the stack moves by `d`, linearised there and
@@ -384,6 +459,7 @@ fn constraint(
         as_wall: false,
         steep: !walkable,
         lifts: false,
+        firm: false,
         surface_normal: sp.surface_normal,
     };
     if index == 0 && walkable && mode != PushMode::Walls {
@@ -393,6 +469,7 @@ fn constraint(
             dir: up.into_inner(),
             dist: (depth / nu).min(2.0 * radius),
             lifts: mode == PushMode::Grounded,
+            firm: true,
             ..base
         };
     }

@@ -69,6 +69,11 @@ pub struct StepReport {
     /// tolerance (Jolt's "max hits exceeded"): the solve was degraded, e.g. squeezed between
     /// solids. `max_penetration` says how much is left.
     pub pushback_exhausted: bool,
+    /// True when geometry crushed the character this step: no push cleared its contacts and
+    /// no straight move of at most its height (up, or sideways) had room, so it stayed
+    /// balanced between them, on the side of each piece it was on, never pushed through one.
+    /// `max_penetration` says how deep it is; what happens next is the game's call.
+    pub crushed: bool,
     /// Deepest remaining penetration of any sphere after the step (m, >= 0).
     pub max_penetration: Real,
     /// Every pushback contact of the step, in the order resolved, up to [`crate::MAX_HITS`].
@@ -103,6 +108,7 @@ impl StepReport {
     pub(crate) fn note_pushback(&mut self, pass: &crate::step::PushbackSummary) {
         self.pushback_iterations += pass.iterations;
         self.pushback_exhausted |= pass.exhausted;
+        self.crushed |= pass.crushed;
     }
 
     /// True when the character is stably grounded after the step.

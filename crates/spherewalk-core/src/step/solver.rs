@@ -30,6 +30,9 @@ pub(crate) struct Constraint {
     pub steep: bool,
     /// The contact lifts a walking character along up and must not slow it.
     pub lifts: bool,
+    /// Walkable ground under the feet: a crushed stack never gives way into it (see
+    /// [`balance_push`]).
+    pub firm: bool,
     /// Surface normal of the contact (world).
     pub surface_normal: UnitVec3,
 }
@@ -45,21 +48,24 @@ impl Constraint {
             as_wall: false,
             steep: false,
             lifts: false,
+            firm: false,
             surface_normal: UnitVec3::new_normalize(dir),
         }
     }
 
-    /// A push of `dist` metres straight along `up` that holds the stack up like a floor: it
-    /// stops velocity along -up and is steep, so it never adds upward speed.
-    pub fn support(up: UnitVec3, dist: Real) -> Self {
+    /// A push of `dist` metres straight along unit `dir` that holds the stack like a floor
+    /// (an escape out of a squeeze): it stops velocity along -`dir` and is steep, so it never
+    /// adds upward speed.
+    pub fn support(dir: UnitVec3, dist: Real) -> Self {
         Self {
-            dir: up.into_inner(),
+            dir: dir.into_inner(),
             dist,
-            normal: up.into_inner(),
+            normal: dir.into_inner(),
             as_wall: false,
             steep: true,
             lifts: false,
-            surface_normal: up,
+            firm: false,
+            surface_normal: dir,
         }
     }
 
@@ -103,6 +109,40 @@ pub(crate) fn solve_push(cs: &[Constraint], tol: Real) -> Vec3 {
                 }
             }
         };
+    }
+    d
+}
+
+/// Rounds of [`balance_push`].
+const BALANCE_ROUNDS: usize = 16;
+
+/// The push of a crushed stack, whose constraints no displacement meets: the firm ones
+/// (ground under the feet) are met, and the others share what is left, each round moving by
+/// the mean of their unmet pushes, so two opposing walls end equally deep and a wall that
+/// nothing opposes is cleared (its shortfall halves or better each round). The constraints
+/// are `now` and `before` together (a pass's current contacts and those it remembers);
+/// deterministic: they are read in order.
+pub(crate) fn balance_push(now: &[Constraint], before: &[Constraint]) -> Vec3 {
+    let cs = || now.iter().chain(before);
+    let mut d = Vec3::zeros();
+    for _ in 0..BALANCE_ROUNDS {
+        let (mut sum, mut n) = (Vec3::zeros(), 0u32);
+        for c in cs().filter(|c| !c.firm) {
+            let short = c.shortfall(&d);
+            if short > 0.0 {
+                sum += c.dir * short;
+                n += 1;
+            }
+        }
+        if n > 0 {
+            d += sum / n as Real;
+        }
+        for c in cs().filter(|c| c.firm) {
+            let short = c.shortfall(&d);
+            if short > 0.0 {
+                d += c.dir * short;
+            }
+        }
     }
     d
 }
@@ -284,6 +324,29 @@ mod tests {
         ];
         let d = solve_push(&cs, TOL);
         assert!(d.norm() <= 0.1 + 1e-6, "{d:?}");
+    }
+
+    #[test]
+    fn a_crushed_push_balances_opposing_walls_and_keeps_the_floor() {
+        // Walls 0.3 m and 0.1 m deep: both end 0.2 m deep (1e-5 m: f32 sums).
+        let walls = [
+            Constraint::plane(Vec3::x(), 0.3),
+            Constraint::plane(-Vec3::x(), 0.1),
+        ];
+        let d = balance_push(&walls, &[]);
+        assert_relative_eq!(d, Vec3::new(0.1, 0.0, 0.0), epsilon = 1e-5);
+        // A ceiling 0.2 m into the head over a floor 0.05 m into the feet: the floor wins,
+        // the ceiling stays.
+        let mut floor = Constraint::plane(Vec3::y(), 0.05);
+        floor.firm = true;
+        let ceiling = Constraint::plane(-Vec3::y(), 0.2);
+        let d = balance_push(&[ceiling], &[floor]);
+        assert_relative_eq!(d, Vec3::new(0.0, 0.05, 0.0), epsilon = 1e-5);
+        // A side wall 0.1 m deep beside the crushing pair is still cleared (to 2e-6 m after
+        // 16 halvings).
+        let side = Constraint::plane(Vec3::z(), 0.1);
+        let d = balance_push(&[ceiling, side], &[floor]);
+        assert_relative_eq!(d, Vec3::new(0.0, 0.05, 0.1), epsilon = 2e-6);
     }
 
     #[test]

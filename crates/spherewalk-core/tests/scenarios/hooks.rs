@@ -181,21 +181,22 @@ fn penetration_recovery_speed_eases_a_spawned_character_out() {
     }
 }
 
-/// A character squeezed between two boxes 0.4 m apart (narrower than its 0.6 m spheres) with
-/// one pushback iteration cannot be solved: the report says so, and says how deep it is.
+/// A character squeezed between two 20 m long boxes 0.4 m apart (narrower than its 0.6 m
+/// spheres) with one pushback iteration cannot be solved: the report says so (crushed, and
+/// the budget exhausted), and says how deep it is.
 #[test]
 fn an_impossible_squeeze_reports_an_exhausted_pushback() {
     let mut scene = Scene::new(Frame::world_up());
     scene.add_floor(20.0);
-    scene.add_box([-2.0, 0.0, -1.0], [-0.2, 3.0, 1.0]);
-    scene.add_box([0.2, 0.0, -1.0], [2.0, 3.0, 1.0]);
+    scene.add_box([-2.0, 0.0, -10.0], [-0.2, 3.0, 10.0]);
+    scene.add_box([0.2, 0.0, -10.0], [2.0, 3.0, 10.0]);
     let settings = MotorSettings {
         max_pushback_iterations: 1,
         ..MotorSettings::default()
     };
     let mut run = Runner::new(scene, capsule_motor(settings), Point3::new(0.0, 0.0, 0.0));
     run.step(Vec3::zeros());
-    assert!(run.report.pushback_exhausted);
+    assert!(run.report.pushback_exhausted && run.report.crushed);
     // Each sphere overlaps both walls by 0.1 m: it cannot get below that.
     assert!(run.report.max_penetration >= 0.1 - 1e-4);
     // In open space the flag stays down.

@@ -25,6 +25,7 @@ mod pushout;
 mod seams;
 mod shape;
 mod slopes;
+mod squeeze;
 mod stairs;
 mod surface;
 mod walls;
