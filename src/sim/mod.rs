@@ -262,10 +262,15 @@ impl Sim {
     /// adds its components.
     ///
     /// # Errors
-    /// [`SpawnError::Settings`] for bad settings, [`SpawnError::NonFinitePose`] for a bad pose,
-    /// [`SpawnError::World`] when the body collider is refused.
+    /// [`SpawnError::Settings`] for bad settings (or settings out of scale with the standing or
+    /// the crouched stack), [`SpawnError::NonFinitePose`] for a bad pose, [`SpawnError::World`]
+    /// when the body collider is refused.
     pub fn spawn_character(&mut self, desc: CharacterDesc) -> Result<Entity, SpawnError> {
         let mut motor = Motor::new(desc.stack.clone(), desc.settings)?;
+        if let Some(crouched) = &desc.crouched {
+            // The same rule the stance system's resizes meet later.
+            motor.clone().set_stack(crouched.clone())?;
+        }
         if !desc.pose.is_finite() {
             return Err(SpawnError::NonFinitePose { name: desc.name });
         }

@@ -56,6 +56,10 @@ pub enum SnapshotError {
     /// Sim holds one the snapshot does not (spawned or despawned since).
     #[error("the snapshot's characters and platforms are not this sim's (entity {0:#x})")]
     EntitiesChanged(u64),
+    /// A saved sphere stack is out of scale with its character's settings (see
+    /// [`spherewalk_core::Motor::new`]): the snapshot was edited or comes from other settings.
+    #[error("the snapshot's stack for entity {0:#x} does not fit that character's settings")]
+    StackOutOfScale(u64),
 }
 
 type CharacterItem<'a> = (
@@ -127,9 +131,12 @@ impl Sim {
     ///
     /// # Errors
     /// [`SnapshotError::EntitiesChanged`] when characters or platforms were spawned or
-    /// despawned since the snapshot (or it comes from another Sim); nothing changes then.
+    /// despawned since the snapshot (or it comes from another Sim),
+    /// [`SnapshotError::StackOutOfScale`] when a saved stack does not fit its character's
+    /// settings; nothing changes then.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
         self.check_entities(snapshot)?;
+        self.check_stacks(snapshot)?;
         for saved in &snapshot.characters {
             self.restore_character(saved);
         }
@@ -153,6 +160,24 @@ impl Sim {
         self.steps = snapshot.steps;
         self.clock.set_accumulator(snapshot.accumulator);
         self.events.clear();
+        Ok(())
+    }
+
+    /// Checks that every saved stack is in scale with its character's settings.
+    fn check_stacks(&self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
+        for saved in &snapshot.characters {
+            let Some(entity) = Entity::from_bits(saved.entity) else {
+                return Err(SnapshotError::EntitiesChanged(saved.entity));
+            };
+            let Ok(c) = self.world.get::<&Character>(entity) else {
+                return Err(SnapshotError::EntitiesChanged(saved.entity));
+            };
+            // A scratch copy tries the stack: one rule with `Motor::new`.
+            let mut motor = c.motor.clone();
+            if motor.set_stack(saved.stack.clone()).is_err() {
+                return Err(SnapshotError::StackOutOfScale(saved.entity));
+            }
+        }
         Ok(())
     }
 
@@ -186,7 +211,10 @@ impl Sim {
             let Ok((c, pose, prev, state, intent, last, body)) = q.get() else {
                 return;
             };
-            c.motor.set_stack(saved.stack.clone());
+            // NOTE: checked by `check_stacks` before anything was written.
+            if let Err(e) = c.motor.set_stack(saved.stack.clone()) {
+                log::warn!("restore: stack of {entity:?} kept: {e}");
+            }
             *pose = saved.pose;
             prev.0 = saved.previous;
             *state = saved.state;

@@ -117,3 +117,25 @@ fn a_snapshot_of_other_characters_is_refused() {
         "a refused restore changed the sim"
     );
 }
+
+/// A snapshot edited to hold a stack its character's settings are out of scale with (0.2 m
+/// tall, under the 0.35 m default step height) is refused before anything is written, by the
+/// rule `Motor::new` applies.
+#[test]
+fn a_snapshot_with_an_out_of_scale_stack_is_refused() {
+    let mut sim = load("platforms");
+    let saved = sim.snapshot();
+    let mut value = serde_json::to_value(&saved).expect("serialize");
+    let tiny = spherewalk::SphereStack::capsule(0.2, 0.1, 1).expect("stack");
+    let first = &mut value["characters"][0];
+    let entity = first["entity"].as_u64().expect("entity bits");
+    first["stack"] = serde_json::to_value(&tiny).expect("stack");
+    let edited: Snapshot = serde_json::from_value(value).expect("deserialize");
+    run(&mut sim, 10);
+    let before = state_bits(&sim);
+    assert_eq!(
+        sim.restore(&edited),
+        Err(SnapshotError::StackOutOfScale(entity))
+    );
+    assert_eq!(state_bits(&sim), before, "a refused restore changed the sim");
+}

@@ -7,12 +7,14 @@ mod ground;
 mod movement;
 mod pushback;
 mod report;
+mod resize;
 mod scratch;
 mod solver;
 mod stairs;
 
 pub use frame::{target_up, turn_up, yaw};
 pub use report::{InputFlags, StepReport};
+pub use resize::ResizeError;
 use scratch::Scratch;
 
 pub use ground::{ClampRules, Landing, clamp_to_ground, probe_ground, surface_normal_at};
@@ -104,21 +106,7 @@ impl Motor {
     /// `step_height` at or over the stack's height (a character climbing more than itself).
     pub fn new(stack: SphereStack, settings: MotorSettings) -> Result<Self, SettingsError> {
         settings.validate()?;
-        let skin_most = 0.5 * stack.min_radius();
-        if settings.skin_width > skin_most {
-            return Err(SettingsError::OutOfScale {
-                field: "skin_width",
-                value: settings.skin_width,
-                most: skin_most,
-            });
-        }
-        if settings.step_height >= stack.height() {
-            return Err(SettingsError::OutOfScale {
-                field: "step_height",
-                value: settings.step_height,
-                most: stack.height(),
-            });
-        }
+        resize::check_scale(&stack, &settings)?;
         Ok(Self {
             stack,
             settings,
@@ -136,11 +124,6 @@ impl Motor {
     /// The sphere stack (character-local).
     pub fn stack(&self) -> &SphereStack {
         &self.stack
-    }
-
-    /// Replaces the sphere stack (e.g. crouching). The caller checks the new shape fits.
-    pub fn set_stack(&mut self, stack: SphereStack) {
-        self.stack = stack;
     }
 
     /// The validated settings.

@@ -22,6 +22,7 @@ mod peers_jolt;
 mod peers_rapier;
 mod planet;
 mod pushout;
+mod resize;
 mod seams;
 mod shape;
 mod slopes;
