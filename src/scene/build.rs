@@ -1,7 +1,8 @@
 //! Reading scene files and building a [`Sim`] from them.
 
+use super::budget::{Excess, SceneOptions};
 use super::format::{CharacterItem, CrowdItem, Geometry, SceneFile, Spread};
-use super::generate::{ObjError, trimesh_from_obj};
+use super::generate::{ObjError, Part, obj_triangles, trimesh_from_obj};
 use crate::input::Wander;
 use crate::schedule::ScheduleError;
 use crate::sim::{CharacterDesc, Input, Sim, SpawnError};
@@ -56,6 +57,22 @@ pub enum SceneError {
         path: PathBuf,
         /// What is wrong with it.
         source: ScheduleError,
+    },
+    /// The scene is bigger than its budget ([`SceneOptions`]): counted before anything was
+    /// built. `item` is the item at which the scene's running total passed the limit (or the
+    /// crowd that is too dense); `excess` says what is over, with the scene's total and the
+    /// limit.
+    #[error(
+        "{path}: {item:?}: over budget: {excess}; raise `SceneOptions::{option}` to load it",
+        option = excess.option()
+    )]
+    OverBudget {
+        /// The scene file.
+        path: PathBuf,
+        /// The item's name.
+        item: String,
+        /// What is over, by how much.
+        excess: Excess,
     },
     /// The runtime refused an item (a collider, platform or character).
     #[error("{path}: {item:?}: {source}")]
@@ -124,7 +141,9 @@ impl SceneError {
 
 impl SceneFile {
     /// Sets how many characters every crowd of the file spawns (stress tests, the crowd
-    /// bench), clamped to [`MAX_CROWD`](super::MAX_CROWD).
+    /// bench), clamped to [`MAX_CROWD`](super::MAX_CROWD). The scene budget still applies when
+    /// it is built: raise [`SceneOptions::max_characters`] and
+    /// [`SceneOptions::max_characters_per_m2`] for crowds bigger or denser than the defaults.
     pub fn set_crowd_counts(&mut self, count: u32) {
         for crowd in &mut self.crowds {
             crowd.count = count.min(super::MAX_CROWD);
@@ -158,14 +177,112 @@ impl SceneFile {
         Self::parse(&read_scene_text(path)?, path)
     }
 
+    /// Builds the scene within the default budget ([`SceneOptions::default`]); see
+    /// [`SceneFile::build_with`].
+    ///
+    /// # Errors
+    /// As [`SceneFile::build_with`].
+    pub fn build(&self, dir: &Path, path: &Path) -> Result<Scene, SceneError> {
+        self.build_with(dir, path, &SceneOptions::default())
+    }
+
     /// Builds the scene: inserts the colliders and platforms, adds the gravity fields and
     /// spawns the characters (crowds last). OBJ paths are read relative to `dir`; `path` names
     /// the scene file in errors.
     ///
+    /// First the scene is counted against `options`: crowd densities, colliders and
+    /// characters from the parsed parameters, then triangles once the OBJ files are read (and
+    /// counted before they are turned into meshes). Nothing is generated or spawned before
+    /// the whole scene is within budget.
+    ///
     /// # Errors
+    /// [`SceneError::OverBudget`] when the scene is bigger than `options` allow,
     /// [`SceneError::Obj`] or [`SceneError::Io`] for a bad OBJ file, [`SceneError::Schedule`]
     /// for a bad `dt`, [`SceneError::Spawn`] when the runtime refuses an item.
-    pub fn build(&self, dir: &Path, path: &Path) -> Result<Scene, SceneError> {
+    pub fn build_with(
+        &self,
+        dir: &Path,
+        path: &Path,
+        options: &SceneOptions,
+    ) -> Result<Scene, SceneError> {
+        self.check_counts(path, options)?;
+        let meshes = self.read_meshes(dir)?;
+        let triangles: Vec<u64> = meshes
+            .iter()
+            .map(|m| m.as_ref().map_or(0, |(_, text)| obj_triangles(text)))
+            .collect();
+        self.check_triangles(path, options, &triangles)?;
+        let mut sim =
+            Sim::new(CollisionWorld::new(), self.dt).map_err(|source| SceneError::Schedule {
+                path: path.to_owned(),
+                source,
+            })?;
+        self.insert_colliders(&mut sim, path, meshes)?;
+        self.spawn(&mut sim, path)?;
+        Ok(Scene {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            sim,
+        })
+    }
+
+    /// The text of every collider item's OBJ file with its path (`None` for other items), in
+    /// item order.
+    fn read_meshes(&self, dir: &Path) -> Result<Vec<Option<(PathBuf, String)>>, SceneError> {
+        let mut meshes = Vec::with_capacity(self.colliders.len());
+        for item in &self.colliders {
+            meshes.push(match &item.geometry {
+                Geometry::Obj { path: obj, .. } => {
+                    let obj = dir.join(obj);
+                    let text = read_text(&obj, MAX_OBJ_BYTES)?;
+                    Some((obj, text))
+                }
+                _ => None,
+            });
+        }
+        Ok(meshes)
+    }
+
+    /// Generates and inserts every collider item (OBJ meshes from `meshes`, as
+    /// [`SceneFile::read_meshes`] gives them), then optimises the world.
+    fn insert_colliders(
+        &self,
+        sim: &mut Sim,
+        path: &Path,
+        meshes: Vec<Option<(PathBuf, String)>>,
+    ) -> Result<(), SceneError> {
+        for (item, mesh) in self.colliders.iter().zip(meshes) {
+            let parts = match (&item.geometry, mesh) {
+                (Geometry::Solid(shape), _) => vec![Part {
+                    shape: shape.clone(),
+                    pose: spherewalk_core::Iso::identity(),
+                }],
+                (Geometry::Generated(generator), _) => generator.parts(),
+                (Geometry::Obj { scale, .. }, Some((obj, text))) => vec![Part {
+                    shape: obj_shape(&text, &obj, *scale, &item.name, path)?,
+                    pose: spherewalk_core::Iso::identity(),
+                }],
+                // NOTE: read_meshes reads one text per OBJ item; none is missing.
+                (Geometry::Obj { .. }, None) => Vec::new(),
+            };
+            for part in &parts {
+                let mut desc = part.collider(&item.pose);
+                desc.flags.not_walkable = !item.walkable;
+                desc.flags.two_sided = item.two_sided;
+                let id = sim.collision.insert(desc).map_err(|e| SceneError::Spawn {
+                    path: path.to_owned(),
+                    item: item.name.clone(),
+                    source: SpawnError::World(e),
+                })?;
+                sim.set_collider_name(id, &item.name);
+            }
+        }
+        sim.collision.optimize();
+        Ok(())
+    }
+
+    /// Adds the gravity fields and platforms, then spawns the characters and crowds.
+    fn spawn(&self, sim: &mut Sim, path: &Path) -> Result<(), SceneError> {
         let spawn_err = |item: &str| {
             let item = item.to_owned();
             move |source: SpawnError| SceneError::Spawn {
@@ -174,34 +291,6 @@ impl SceneFile {
                 source,
             }
         };
-        let mut sim =
-            Sim::new(CollisionWorld::new(), self.dt).map_err(|source| SceneError::Schedule {
-                path: path.to_owned(),
-                source,
-            })?;
-        for item in &self.colliders {
-            let parts = match &item.geometry {
-                Geometry::Parts(parts) => parts.clone(),
-                Geometry::Obj { path: obj, scale } => {
-                    let shape = read_obj(&dir.join(obj), *scale, &item.name, path)?;
-                    vec![super::Part {
-                        shape,
-                        pose: spherewalk_core::Iso::identity(),
-                    }]
-                }
-            };
-            for part in &parts {
-                let mut desc = part.collider(&item.pose);
-                desc.flags.not_walkable = !item.walkable;
-                desc.flags.two_sided = item.two_sided;
-                let id = sim
-                    .collision
-                    .insert(desc)
-                    .map_err(|e| spawn_err(&item.name)(SpawnError::World(e)))?;
-                sim.set_collider_name(id, &item.name);
-            }
-        }
-        sim.collision.optimize();
         for field in &self.gravity {
             sim.add_gravity(field.0).map_err(spawn_err("gravity"))?;
         }
@@ -220,25 +309,32 @@ impl SceneFile {
                 .map_err(spawn_err(&c.name))?;
         }
         for crowd in &self.crowds {
-            spawn_crowd(&mut sim, crowd).map_err(spawn_err(&crowd.name))?;
+            spawn_crowd(sim, crowd).map_err(spawn_err(&crowd.name))?;
         }
-        Ok(Scene {
-            name: self.name.clone(),
-            description: self.description.clone(),
-            sim,
-        })
+        Ok(())
     }
 }
 
-/// Reads, parses and builds the scene file at `path` (OBJ paths relative to its folder).
+/// Reads, parses and builds the scene file at `path` (OBJ paths relative to its folder)
+/// within the default budget ([`SceneOptions::default`]); see [`load_with`].
 ///
 /// # Errors
 /// Any [`SceneError`], naming the file and, for bad values, the line and column.
 pub fn load(path: impl AsRef<Path>) -> Result<Scene, SceneError> {
+    load_with(path, &SceneOptions::default())
+}
+
+/// Reads, parses and builds the scene file at `path` (OBJ paths relative to its folder)
+/// within the budget `options`, counted before anything is built.
+///
+/// # Errors
+/// Any [`SceneError`], naming the file and, for bad values, the line and column;
+/// [`SceneError::OverBudget`] for a scene bigger than `options` allow.
+pub fn load_with(path: impl AsRef<Path>, options: &SceneOptions) -> Result<Scene, SceneError> {
     let path = path.as_ref();
     let file = SceneFile::read(path)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    file.build(dir, path)
+    file.build_with(dir, path, options)
 }
 
 /// Largest scene file read (bytes): 16 MiB.
@@ -285,9 +381,15 @@ fn read_text(path: &Path, limit: u64) -> Result<String, SceneError> {
     Ok(text)
 }
 
-fn read_obj(obj: &Path, scale: Real, item: &str, scene: &Path) -> Result<SharedShape, SceneError> {
-    let text = read_text(obj, MAX_OBJ_BYTES)?;
-    let shape = trimesh_from_obj(&text).map_err(|source| SceneError::Obj {
+/// The trimesh of the OBJ text `text` read from `obj`, scaled by `scale`.
+fn obj_shape(
+    text: &str,
+    obj: &Path,
+    scale: Real,
+    item: &str,
+    scene: &Path,
+) -> Result<SharedShape, SceneError> {
+    let shape = trimesh_from_obj(text).map_err(|source| SceneError::Obj {
         path: scene.to_owned(),
         item: item.to_owned(),
         obj: obj.to_owned(),

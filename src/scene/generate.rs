@@ -106,6 +106,198 @@ fn check_count(field: &'static str, value: u64, min: u64, max: u64) -> Result<()
     }
 }
 
+/// What a generator call will make, counted from its parameters without making it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cost {
+    /// Colliders (parts) it makes.
+    pub parts: u64,
+    /// Triangles of its meshes and heightfields (a heightfield cell counts 2).
+    pub triangles: u64,
+}
+
+/// A generator call whose parameters are checked but which has not run yet. Scene files hold
+/// these, so that what each call will make is counted ([`Generator::cost`]) and held against
+/// the scene's budget before anything is made ([`Generator::parts`]). Built only by the
+/// checked constructors below, which apply the same rules (and errors) as the public
+/// generator functions; lengths in metres, angles in radians, generator-local frame.
+#[derive(Clone, Debug)]
+pub(crate) enum Generator {
+    /// [`stairs`].
+    Stairs {
+        steps: u32,
+        rise: Real,
+        tread: Real,
+        width: Real,
+    },
+    /// [`ramp`] (`angle` in rad).
+    Ramp {
+        angle: Real,
+        length: Real,
+        width: Real,
+        thickness: Real,
+    },
+    /// [`box_grid`].
+    BoxGrid { nx: u32, nz: u32, size: Real },
+    /// [`planet`].
+    Planet {
+        radius: Real,
+        rocks: u32,
+        rock_size: Real,
+        seed: u64,
+    },
+    /// [`heightfield`].
+    Heightfield {
+        cells: u32,
+        size: Real,
+        amplitude: Real,
+        seed: u64,
+    },
+}
+
+impl Generator {
+    /// [`stairs`] with its parameters checked, not yet run.
+    pub(crate) fn stairs(
+        steps: u32,
+        rise: Real,
+        tread: Real,
+        width: Real,
+    ) -> Result<Self, GenerateError> {
+        check_count("steps", u64::from(steps), 1, MAX_PARTS)?;
+        Ok(Self::Stairs {
+            steps,
+            rise: check_length("rise", rise)?,
+            tread: check_length("tread", tread)?,
+            width: check_length("width", width)?,
+        })
+    }
+
+    /// [`ramp`] with its parameters checked, not yet run.
+    pub(crate) fn ramp(
+        angle: Real,
+        length: Real,
+        width: Real,
+        thickness: Real,
+    ) -> Result<Self, GenerateError> {
+        if !(angle.is_finite() && angle > 0.0 && angle < std::f32::consts::FRAC_PI_2) {
+            return Err(GenerateError::BadAngle {
+                field: "angle",
+                value: angle,
+            });
+        }
+        Ok(Self::Ramp {
+            angle,
+            length: check_length("length", length)?,
+            width: check_length("width", width)?,
+            thickness: check_length("thickness", thickness)?,
+        })
+    }
+
+    /// [`box_grid`] with its parameters checked, not yet run.
+    pub(crate) fn box_grid(nx: u32, nz: u32, size: Real) -> Result<Self, GenerateError> {
+        check_count("nx", u64::from(nx), 1, MAX_PARTS)?;
+        check_count("nz", u64::from(nz), 1, MAX_PARTS)?;
+        check_count("nx * nz", u64::from(nx) * u64::from(nz), 1, MAX_PARTS)?;
+        Ok(Self::BoxGrid {
+            nx,
+            nz,
+            size: check_length("size", size)?,
+        })
+    }
+
+    /// [`planet`] with its parameters checked, not yet run.
+    pub(crate) fn planet(
+        radius: Real,
+        rocks: u32,
+        rock_size: Real,
+        seed: u64,
+    ) -> Result<Self, GenerateError> {
+        check_length("radius", radius)?;
+        check_count("rocks", u64::from(rocks), 0, MAX_PARTS - 1)?;
+        Ok(Self::Planet {
+            radius,
+            rocks,
+            rock_size: check_length("rock_size", rock_size)?,
+            seed,
+        })
+    }
+
+    /// [`heightfield`] with its parameters checked, not yet run.
+    pub(crate) fn heightfield(
+        cells: u32,
+        size: Real,
+        amplitude: Real,
+        seed: u64,
+    ) -> Result<Self, GenerateError> {
+        let most = u64::from(MAX_HEIGHTFIELD_CELLS);
+        check_count("cells", u64::from(cells), 1, most)?;
+        check_length("size", size)?;
+        if !(amplitude.is_finite() && (0.0..=MAX_LENGTH).contains(&amplitude)) {
+            return Err(GenerateError::BadAmplitude {
+                field: "amplitude",
+                value: amplitude,
+            });
+        }
+        Ok(Self::Heightfield {
+            cells,
+            size,
+            amplitude,
+            seed,
+        })
+    }
+
+    /// What [`Generator::parts`] will make, from the parameters alone (no allocation).
+    /// Products saturate at `u64::MAX` rather than wrap.
+    pub(crate) fn cost(&self) -> Cost {
+        let parts = |parts: u64| Cost {
+            parts,
+            triangles: 0,
+        };
+        match *self {
+            Self::Stairs { steps, .. } => parts(u64::from(steps)),
+            Self::Ramp { .. } => parts(1),
+            Self::BoxGrid { nx, nz, .. } => parts(u64::from(nx).saturating_mul(u64::from(nz))),
+            Self::Planet { rocks, .. } => parts(u64::from(rocks).saturating_add(1)),
+            Self::Heightfield { cells, .. } => Cost {
+                parts: 1,
+                triangles: u64::from(cells)
+                    .saturating_mul(u64::from(cells))
+                    .saturating_mul(2),
+            },
+        }
+    }
+
+    /// Runs the generator: the parts, in the generator-local frame.
+    pub(crate) fn parts(&self) -> Vec<Part> {
+        match *self {
+            Self::Stairs {
+                steps,
+                rise,
+                tread,
+                width,
+            } => stairs_parts(steps, rise, tread, width),
+            Self::Ramp {
+                angle,
+                length,
+                width,
+                thickness,
+            } => ramp_parts(angle, length, width, thickness),
+            Self::BoxGrid { nx, nz, size } => box_grid_parts(nx, nz, size),
+            Self::Planet {
+                radius,
+                rocks,
+                rock_size,
+                seed,
+            } => planet_parts(radius, rocks, rock_size, seed),
+            Self::Heightfield {
+                cells,
+                size,
+                amplitude,
+                seed,
+            } => heightfield_parts(cells, size, amplitude, seed),
+        }
+    }
+}
+
 /// An axis-aligned solid box spanning `min..max` (generator-local, m).
 fn box_part(min: Point3, max: Point3) -> Part {
     let half = (max - min) * 0.5;
@@ -133,12 +325,13 @@ pub fn stairs(
     tread: Real,
     width: Real,
 ) -> Result<Vec<Part>, GenerateError> {
-    check_count("steps", u64::from(steps), 1, MAX_PARTS)?;
-    check_length("rise", rise)?;
-    check_length("tread", tread)?;
-    let half_width = check_length("width", width)? * 0.5;
+    Ok(Generator::stairs(steps, rise, tread, width)?.parts())
+}
+
+fn stairs_parts(steps: u32, rise: Real, tread: Real, width: Real) -> Vec<Part> {
+    let half_width = width * 0.5;
     let back = tread * steps as Real;
-    Ok((0..steps)
+    (0..steps)
         .map(|k| {
             let front = tread * k as Real;
             let top = rise * (k + 1) as Real;
@@ -147,7 +340,7 @@ pub fn stairs(
                 Point3::new(back, top, half_width),
             )
         })
-        .collect())
+        .collect()
 }
 
 /// A ramp: one solid box whose top face rises along local +X at `angle` (rad) from the
@@ -169,23 +362,20 @@ pub fn ramp(
     width: Real,
     thickness: Real,
 ) -> Result<Vec<Part>, GenerateError> {
-    if !(angle.is_finite() && angle > 0.0 && angle < std::f32::consts::FRAC_PI_2) {
-        return Err(GenerateError::BadAngle {
-            field: "angle",
-            value: angle,
-        });
-    }
-    let half_length = check_length("length", length)? * 0.5;
-    let half_width = check_length("width", width)? * 0.5;
-    let half_thickness = check_length("thickness", thickness)? * 0.5;
+    Ok(Generator::ramp(angle, length, width, thickness)?.parts())
+}
+
+fn ramp_parts(angle: Real, length: Real, width: Real, thickness: Real) -> Vec<Part> {
+    let (half_length, half_width) = (length * 0.5, width * 0.5);
+    let half_thickness = thickness * 0.5;
     let rotation = math::axis_angle(&Vec3::z_axis(), angle);
     // The top face's low edge is (-half_length, +half_thickness) in the box frame; placing it
     // at the origin puts the centre at rotation * (half_length, -half_thickness).
     let centre = rotation * Vec3::new(half_length, -half_thickness, 0.0);
-    Ok(vec![Part {
+    vec![Part {
         shape: SharedShape::cuboid(half_length, half_thickness, half_width),
         pose: Iso::from_parts(centre.into(), rotation),
-    }])
+    }]
 }
 
 /// A floor of `nx * nz` edge-to-edge cubes of edge `size` (m), tops at y = 0, covering x in
@@ -198,10 +388,11 @@ pub fn ramp(
 /// [`GenerateError::BadCount`] when `nx` or `nz` is 0 or `nx * nz` is above [`MAX_PARTS`];
 /// [`GenerateError::BadLength`] when `size` is not a finite length in (0, [`MAX_LENGTH`]].
 pub fn box_grid(nx: u32, nz: u32, size: Real) -> Result<Vec<Part>, GenerateError> {
-    check_count("nx", u64::from(nx), 1, MAX_PARTS)?;
-    check_count("nz", u64::from(nz), 1, MAX_PARTS)?;
-    check_count("nx * nz", u64::from(nx) * u64::from(nz), 1, MAX_PARTS)?;
-    let half = check_length("size", size)? * 0.5;
+    Ok(Generator::box_grid(nx, nz, size)?.parts())
+}
+
+fn box_grid_parts(nx: u32, nz: u32, size: Real) -> Vec<Part> {
+    let half = size * 0.5;
     let cube = SharedShape::cuboid(half, half, half);
     let mut parts = Vec::with_capacity(nx as usize * nz as usize);
     for i in 0..nx {
@@ -214,7 +405,7 @@ pub fn box_grid(nx: u32, nz: u32, size: Real) -> Result<Vec<Part>, GenerateError
             });
         }
     }
-    Ok(parts)
+    parts
 }
 
 /// A ball of `radius` (m) centred on the local origin, then `rocks` small convex rocks
@@ -237,9 +428,11 @@ pub fn planet(
     rock_size: Real,
     seed: u64,
 ) -> Result<Vec<Part>, GenerateError> {
-    check_length("radius", radius)?;
-    check_count("rocks", u64::from(rocks), 0, MAX_PARTS - 1)?;
-    let half_rock = check_length("rock_size", rock_size)? * 0.5;
+    Ok(Generator::planet(radius, rocks, rock_size, seed)?.parts())
+}
+
+fn planet_parts(radius: Real, rocks: u32, rock_size: Real, seed: u64) -> Vec<Part> {
+    let half_rock = rock_size * 0.5;
     let mut rng = SplitMix64::new(seed);
     let mut parts = Vec::with_capacity(rocks as usize + 1);
     parts.push(Part {
@@ -249,7 +442,7 @@ pub fn planet(
     for _ in 0..rocks {
         parts.push(rock(&mut rng, radius, half_rock));
     }
-    Ok(parts)
+    parts
 }
 
 /// One rock of half-size `half_rock` (m) centred on a random point of the sphere of `radius`.
@@ -332,19 +525,10 @@ pub fn heightfield(
     amplitude: Real,
     seed: u64,
 ) -> Result<Vec<Part>, GenerateError> {
-    check_count(
-        "cells",
-        u64::from(cells),
-        1,
-        u64::from(MAX_HEIGHTFIELD_CELLS),
-    )?;
-    check_length("size", size)?;
-    if !(amplitude.is_finite() && (0.0..=MAX_LENGTH).contains(&amplitude)) {
-        return Err(GenerateError::BadAmplitude {
-            field: "amplitude",
-            value: amplitude,
-        });
-    }
+    Ok(Generator::heightfield(cells, size, amplitude, seed)?.parts())
+}
+
+fn heightfield_parts(cells: u32, size: Real, amplitude: Real, seed: u64) -> Vec<Part> {
     let waves = waves(seed);
     let samples = cells as usize + 1;
     let (size64, amplitude64) = (f64::from(size), f64::from(amplitude));
@@ -363,10 +547,10 @@ pub fn heightfield(
         // Rounding to f32 is monotone, so |height| <= amplitude survives the cast.
         (amplitude64 * sum.clamp(-1.0, 1.0)) as Real
     });
-    Ok(vec![Part {
+    vec![Part {
         shape: SharedShape::heightfield(heights, Vec3::new(size, 1.0, size)),
         pose: Iso::identity(),
-    }])
+    }]
 }
 
 /// Why [`trimesh_from_obj`] refused its text. Line numbers are 1-based.
@@ -464,6 +648,23 @@ pub fn trimesh_from_obj(text: &str) -> Result<SharedShape, ObjError> {
         });
     }
     SharedShape::trimesh(mesh.vertices, mesh.triangles).map_err(ObjError::Mesh)
+}
+
+/// How many triangles [`trimesh_from_obj`] may make of `text`, counted without parsing a
+/// number or allocating: a face of `n` entries is `n - 2` fan triangles. An upper bound (the
+/// mesh drops zero-area triangles, and a malformed face is refused when the text is parsed),
+/// saturating at `u64::MAX`.
+pub(crate) fn obj_triangles(text: &str) -> u64 {
+    text.lines()
+        .map(|raw| {
+            let content = raw.split_once('#').map_or(raw, |(before, _)| before);
+            let mut tokens = content.split_whitespace();
+            match tokens.next() {
+                Some("f") => (tokens.count() as u64).saturating_sub(2),
+                _ => 0,
+            }
+        })
+        .fold(0u64, u64::saturating_add)
 }
 
 impl ObjMesh {

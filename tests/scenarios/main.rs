@@ -4,6 +4,7 @@
 //! `crates/spherewalk-core/tests/scenarios/` (`cargo test -p spherewalk-core --test scenarios`);
 //! `cargo test --workspace` runs both binaries.
 
+mod budget;
 mod common;
 mod generate;
 mod platforms;

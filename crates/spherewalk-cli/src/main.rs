@@ -1,10 +1,11 @@
-//! `spherewalk-cli run SCENE [--steps N] [--trace OUT.jsonl] [--serial]`: steps a scene file
-//! headless, optionally writes the JSON Lines trace of every character after every step, and
-//! prints a summary (grounded ratio, deepest penetration, steps per second).
+//! `spherewalk-cli run SCENE [--steps N] [--trace OUT.jsonl] [--serial] [--max-* N]`: steps a
+//! scene file headless, optionally writes the JSON Lines trace of every character after every
+//! step, and prints a summary (grounded ratio, deepest penetration, steps per second). The
+//! `--max-*` flags raise the scene budget (`SceneOptions`).
 
 #![forbid(unsafe_code)]
 
-use spherewalk::scene::{self, SceneError};
+use spherewalk::scene::{self, SceneError, SceneOptions};
 use spherewalk::trace::{TraceRecord, TraceWriter, records};
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -14,10 +15,17 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 const USAGE: &str = "usage: spherewalk-cli run SCENE.ron [--steps N] [--trace OUT.jsonl] [--serial]
+                         [--max-colliders N] [--max-triangles N] [--max-characters N]
+                         [--max-characters-per-m2 X]
 
   --steps N          fixed steps to run (default 600)
   --trace OUT.jsonl  write one JSON object per character per step
-  --serial           step characters on one thread (results are identical)";
+  --serial           step characters on one thread (results are identical)
+  --max-colliders N  scene budget: most colliders (default 100000)
+  --max-triangles N  scene budget: most heightfield and mesh triangles (default 4000000)
+  --max-characters N scene budget: most characters (default 20000)
+  --max-characters-per-m2 X
+                     scene budget: densest crowd on a sphere, per m² (default 1)";
 
 /// Most steps one run accepts.
 const MAX_STEPS: u64 = 100_000_000;
@@ -43,6 +51,16 @@ struct Run {
     steps: u64,
     trace: Option<PathBuf>,
     serial: bool,
+    /// The scene budget, the defaults raised (or lowered) by the `--max-*` flags.
+    options: SceneOptions,
+}
+
+/// The value of a `--max-*` count flag: a whole number.
+fn count_flag(flag: &str, value: Option<&String>) -> Result<u64, CliError> {
+    let value = value.ok_or_else(|| CliError::Usage(format!("{flag} needs a number")))?;
+    value
+        .parse()
+        .map_err(|_| CliError::Usage(format!("{flag} wants a whole number, got `{value}`")))
 }
 
 fn parse(args: &[String]) -> Result<Run, CliError> {
@@ -58,6 +76,7 @@ fn parse(args: &[String]) -> Result<Run, CliError> {
         steps: 600,
         trace: None,
         serial: false,
+        options: SceneOptions::default(),
     };
     let mut scene = None;
     let mut it = rest.iter();
@@ -78,6 +97,23 @@ fn parse(args: &[String]) -> Result<Run, CliError> {
                 run.trace = Some(PathBuf::from(value));
             }
             "--serial" => run.serial = true,
+            "--max-colliders" => run.options.max_colliders = count_flag(arg, it.next())?,
+            "--max-triangles" => run.options.max_triangles = count_flag(arg, it.next())?,
+            "--max-characters" => run.options.max_characters = count_flag(arg, it.next())?,
+            "--max-characters-per-m2" => {
+                let value = it
+                    .next()
+                    .ok_or_else(|| usage("--max-characters-per-m2 needs a number"))?;
+                run.options.max_characters_per_m2 = value
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| *x >= 0.0)
+                    .ok_or_else(|| {
+                        usage(&format!(
+                            "--max-characters-per-m2 wants a number >= 0 (or inf), got `{value}`"
+                        ))
+                    })?;
+            }
             "-h" | "--help" => return Err(usage("")),
             flag if flag.starts_with('-') => return Err(usage(&format!("unknown flag `{flag}`"))),
             path if scene.is_none() => scene = Some(PathBuf::from(path)),
@@ -168,7 +204,7 @@ fn io_err(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> CliError + '
 }
 
 fn run(run: &Run) -> Result<(), CliError> {
-    let mut scene = scene::load(&run.scene)?;
+    let mut scene = scene::load_with(&run.scene, &run.options)?;
     scene.sim.parallel = !run.serial;
     let mut trace = match &run.trace {
         Some(path) => Some(TraceWriter::new(BufWriter::new(
@@ -251,7 +287,12 @@ fn main() -> ExitCode {
                     let text = args
                         .get(1)
                         .and_then(|path| scene::read_scene_text(Path::new(path)).ok());
-                    scene.report(text.as_deref())
+                    let mut message = scene.report(text.as_deref());
+                    if let SceneError::OverBudget { excess, .. } = scene {
+                        let flag = excess.option().replace('_', "-");
+                        message.push_str(&format!("\n  = help: `--{flag}` raises it for this run"));
+                    }
+                    message
                 }
                 other => format!("error: {other}"),
             };
@@ -287,6 +328,25 @@ mod tests {
     }
 
     #[test]
+    fn budget_flags_raise_the_scene_options() {
+        let r = parse(&args(
+            "run a.ron --max-colliders 200000 --max-triangles 5 --max-characters 30000 \
+             --max-characters-per-m2 2.5",
+        ))
+        .expect("valid");
+        let expected = SceneOptions {
+            max_colliders: 200_000,
+            max_triangles: 5,
+            max_characters: 30_000,
+            max_characters_per_m2: 2.5,
+        };
+        assert_eq!(r.options, expected);
+        let r = parse(&args("run a.ron --max-characters-per-m2 inf")).expect("valid");
+        assert_eq!(r.options.max_characters_per_m2, f64::INFINITY);
+        assert_eq!(r.options.max_colliders, 100_000);
+    }
+
+    #[test]
     fn refuses_bad_command_lines_with_usage_errors() {
         for line in [
             "",
@@ -298,6 +358,13 @@ mod tests {
             "run a.ron --steps NaN",
             "run a.ron --bogus",
             "run a.ron b.ron",
+            "run a.ron --max-colliders",
+            "run a.ron --max-colliders -1",
+            "run a.ron --max-triangles 1e6",
+            "run a.ron --max-characters many",
+            "run a.ron --max-characters-per-m2",
+            "run a.ron --max-characters-per-m2 -1",
+            "run a.ron --max-characters-per-m2 NaN",
         ] {
             assert!(
                 matches!(parse(&args(line)), Err(CliError::Usage(_))),

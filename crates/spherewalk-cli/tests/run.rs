@@ -114,3 +114,100 @@ fn regression_a_substep_fraction_of_1e_30_no_longer_hangs_the_cli() {
         "{stderr}"
     );
 }
+
+/// Runs the CLI on a scene file `file` (in the temp dir) holding `text` with the extra
+/// arguments `extra`; returns the exit code and stderr.
+fn run_scene_text(file: &str, text: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let path = std::env::temp_dir().join(format!("spherewalk-{}-{file}", std::process::id()));
+    std::fs::write(&path, text).expect("temp file");
+    let out = cli()
+        .arg("run")
+        .arg(&path)
+        .args(extra)
+        .output()
+        .expect("the CLI runs");
+    let _ = std::fs::remove_file(&path);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue "hostile input": `Planet(radius: 100.0, rocks: 999999)` took 19 s and 2.7 GB. It is
+/// refused before anything is built: exit code 1, the count, the limit and how to raise it.
+#[test]
+fn regression_planet_999999_rocks_is_over_budget() {
+    let (code, stderr) = run_scene_text(
+        "rocks.ron",
+        "Scene(colliders: [Planet(radius: 100.0, rocks: 999999)])\n",
+        &["--steps", "1"],
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "rocks.ron: \"planet\": over budget: the scene has 1000000 colliders, over the limit \
+             of 100000; raise `SceneOptions::max_colliders` to load it\n  = help: \
+             `--max-colliders` raises it for this run"
+        ),
+        "{stderr}"
+    );
+}
+
+/// Issue "hostile input": ten `BoxGrid(nx: 1000, nz: 1000)` took 26 s and 5.2 GB.
+#[test]
+fn regression_ten_1000x1000_box_grids_over_budget() {
+    let grids = ["BoxGrid(nx: 1000, nz: 1000, size: 1.0)"; 10].join(",\n    ");
+    let (code, stderr) = run_scene_text(
+        "grids.ron",
+        &format!("Scene(colliders: [\n    {grids},\n])\n"),
+        &["--steps", "1"],
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "\"box_grid\": over budget: the scene has 10000000 colliders, over the limit of 100000"
+        ),
+        "{stderr}"
+    );
+}
+
+/// Issue "hostile input": a crowd of 100,000 on `crowd.ron`'s 40 m planet (about 5 per m²)
+/// ran out of 8 GB of address space. Refused for its density, 100000 / (4 pi 40²) per m².
+#[test]
+fn regression_crowd_100k_on_40m_planet_over_budget() {
+    let text = std::fs::read_to_string(scene("crowd.ron")).expect("shipped scene");
+    assert!(text.contains("count: 1000,"), "crowd.ron changed its count");
+    let (code, stderr) = run_scene_text(
+        "crowd.ron",
+        &text.replace("count: 1000,", "count: 100000,"),
+        &["--steps", "1"],
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "\"walker\": over budget: 100000 characters on a sphere of radius 40 m are 4.974 \
+             characters per m², over the limit of 1; raise `SceneOptions::max_characters_per_m2`"
+        ) && stderr.contains("`--max-characters-per-m2` raises it"),
+        "{stderr}"
+    );
+}
+
+/// The `--max-*` flags raise the budget: 1000 wanderers on a 5 m planet (3.18 per m²) are
+/// refused by default and run with `--max-characters-per-m2 4`.
+#[test]
+fn budget_flags_let_a_dense_crowd_run() {
+    let text = "Scene(
+        colliders: [Planet(name: \"ball\", radius: 5.0)],
+        crowds: [Crowd(name: \"walker\", count: 1000, spread: Sphere(centre: (0.0, 0.0, 0.0), radius: 5.0),
+                       stacks: [Capsule(height: 0.5, radius: 0.15, spheres: 2)], speed: 1.0)],
+    )";
+    let (code, stderr) = run_scene_text("dense.ron", text, &["--steps", "1"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("3.183 characters per m²"), "{stderr}");
+    let (code, stderr) = run_scene_text(
+        "dense.ron",
+        text,
+        &["--steps", "1", "--max-characters-per-m2", "4"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+}

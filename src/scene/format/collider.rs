@@ -247,11 +247,14 @@ fn one() -> Real {
     1.0
 }
 
-/// What a collider group is made of.
+/// What a collider group is made of. Nothing big is made while a scene is parsed: generators
+/// and meshes run when it is built, after its budget is checked.
 #[derive(Clone, Debug)]
 pub(crate) enum Geometry {
-    /// Shapes ready to place.
-    Parts(Vec<Part>),
+    /// One primitive shape at the group's origin.
+    Solid(SharedShape),
+    /// A generator call, checked, to run when the scene is built.
+    Generated(generate::Generator),
     /// A mesh still to read when the scene is built.
     Obj {
         /// Path relative to the scene file.
@@ -259,6 +262,20 @@ pub(crate) enum Geometry {
         /// Uniform scale.
         scale: Real,
     },
+}
+
+impl Geometry {
+    /// What the group will insert, counted from its parameters. An OBJ mesh is one collider
+    /// whose triangles are counted only when its file is read, so it counts 0 here.
+    pub(crate) fn cost(&self) -> generate::Cost {
+        match self {
+            Geometry::Generated(generator) => generator.cost(),
+            Geometry::Solid(_) | Geometry::Obj { .. } => generate::Cost {
+                parts: 1,
+                triangles: 0,
+            },
+        }
+    }
 }
 
 /// One validated entry of `colliders`: shapes in a local frame placed at `pose`.
@@ -315,10 +332,7 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 shape, walkable: w, ..
             } => {
                 walkable = w;
-                Geometry::Parts(vec![Part {
-                    shape: shape.shape().map_err(err)?,
-                    pose: Iso::identity(),
-                }])
+                Geometry::Solid(shape.shape().map_err(err)?)
             }
             ColliderRon::Stairs {
                 steps,
@@ -326,19 +340,21 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 tread,
                 width,
                 ..
-            } => Geometry::Parts(generate::stairs(steps, rise, tread, width).map_err(gen_err)?),
+            } => Geometry::Generated(
+                generate::Generator::stairs(steps, rise, tread, width).map_err(gen_err)?,
+            ),
             ColliderRon::Ramp {
                 angle_deg,
                 length,
                 width,
                 thickness,
                 ..
-            } => Geometry::Parts(
-                generate::ramp(angle_deg.to_radians(), length, width, thickness)
+            } => Geometry::Generated(
+                generate::Generator::ramp(angle_deg.to_radians(), length, width, thickness)
                     .map_err(gen_err)?,
             ),
             ColliderRon::BoxGrid { nx, nz, size, .. } => {
-                Geometry::Parts(generate::box_grid(nx, nz, size).map_err(gen_err)?)
+                Geometry::Generated(generate::Generator::box_grid(nx, nz, size).map_err(gen_err)?)
             }
             ColliderRon::Planet {
                 radius,
@@ -346,17 +362,17 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 rock_size,
                 seed,
                 ..
-            } => {
-                Geometry::Parts(generate::planet(radius, rocks, rock_size, seed).map_err(gen_err)?)
-            }
+            } => Geometry::Generated(
+                generate::Generator::planet(radius, rocks, rock_size, seed).map_err(gen_err)?,
+            ),
             ColliderRon::Heightfield {
                 cells,
                 size,
                 amplitude,
                 seed,
                 ..
-            } => Geometry::Parts(
-                generate::heightfield(cells, size, amplitude, seed).map_err(gen_err)?,
+            } => Geometry::Generated(
+                generate::Generator::heightfield(cells, size, amplitude, seed).map_err(gen_err)?,
             ),
             ColliderRon::Obj {
                 path,

@@ -2,14 +2,16 @@
 //!
 //! Each item of a scene (a collider group, a platform, a character, a crowd, a gravity field)
 //! is read into a plain description and converted at once into checked core types (a
-//! [`SphereStack`], validated [`MotorSettings`], generated [`Part`]s ...). A bad value fails
-//! the conversion inside the RON parser, so its error carries the file position of the item.
+//! [`SphereStack`], validated [`MotorSettings`], generator calls with checked parameters ...).
+//! A bad value fails the conversion inside the RON parser, so its error carries the file
+//! position of the item. Generators do not run while parsing: a scene is held against its
+//! budget ([`SceneOptions`](crate::scene::SceneOptions)) before anything big is made.
 //!
 //! Scene files are written by hand: lengths in metres, times in seconds, and angles in
 //! **degrees** in the fields ending `_deg` (everything else in the library is radians).
 //! Rotations are `rot_deg: (x, y, z)`: turn about world X, then world Y, then world Z.
 
-use super::generate::{self, Part};
+use super::generate;
 use crate::components::PlatformMotion;
 use crate::input::{Command, PlayerInput, Script, Wander};
 use crate::sim::Input;
