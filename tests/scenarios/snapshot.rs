@@ -137,5 +137,9 @@ fn a_snapshot_with_an_out_of_scale_stack_is_refused() {
         sim.restore(&edited),
         Err(SnapshotError::StackOutOfScale(entity))
     );
-    assert_eq!(state_bits(&sim), before, "a refused restore changed the sim");
+    assert_eq!(
+        state_bits(&sim),
+        before,
+        "a refused restore changed the sim"
+    );
 }

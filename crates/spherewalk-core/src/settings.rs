@@ -106,7 +106,9 @@ pub enum SettingsError {
         /// The accepted range, in words.
         expected: &'static str,
     },
-    /// A length out of scale with the stack it is used with ([`crate::Motor::new`]).
+    /// A length out of scale with the stack it is used with ([`crate::Motor::new`]):
+    /// `skin_width` over half the smallest radius, `penetration_tolerance` over a tenth of
+    /// it, `step_height` at or over the stack's height.
     #[error("setting `{field}` = {value} m is too large for this stack (at most {most} m)")]
     OutOfScale {
         /// Name of the field.

@@ -103,7 +103,9 @@ impl Motor {
     /// # Errors
     /// [`SettingsError`] when a setting is out of its documented range, or out of scale with
     /// the stack: a `skin_width` over half the smallest radius (never grounded), a
-    /// `step_height` at or over the stack's height (a character climbing more than itself).
+    /// `penetration_tolerance` over a tenth of it (overlaps left alone, sinking through
+    /// floors), a `step_height` at or over the stack's height (a character climbing more than
+    /// itself).
     pub fn new(stack: SphereStack, settings: MotorSettings) -> Result<Self, SettingsError> {
         settings.validate()?;
         resize::check_scale(&stack, &settings)?;

@@ -71,8 +71,9 @@ impl Motor {
 }
 
 /// The settings' lengths in scale with `stack`: a `skin_width` at most half the smallest radius
-/// (or the character is never grounded), a `step_height` below the stack's height (or it
-/// climbs more than itself).
+/// (or the character is never grounded), a `penetration_tolerance` at most a tenth of it (or
+/// overlaps of most of a sphere are left alone and the character sinks through thin floors),
+/// a `step_height` below the stack's height (or it climbs more than itself).
 pub(super) fn check_scale(
     stack: &SphereStack,
     settings: &MotorSettings,
@@ -83,6 +84,14 @@ pub(super) fn check_scale(
             field: "skin_width",
             value: settings.skin_width,
             most: skin_most,
+        });
+    }
+    let tolerance_most = 0.1 * stack.min_radius();
+    if settings.penetration_tolerance > tolerance_most {
+        return Err(SettingsError::OutOfScale {
+            field: "penetration_tolerance",
+            value: settings.penetration_tolerance,
+            most: tolerance_most,
         });
     }
     if settings.step_height >= stack.height() {

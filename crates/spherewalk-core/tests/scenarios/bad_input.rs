@@ -952,15 +952,27 @@ fn regression_skin_width_1e30_and_step_height_3_m_are_out_of_scale() {
             },
             "step_height",
         ),
+        // Found by the settings property test: a tolerance of 1e30 m left every overlap
+        // alone, and the character sank through the floor. At most a tenth of the smallest
+        // radius (0.03 m here).
+        (
+            MotorSettings {
+                penetration_tolerance: 0.031,
+                ..MotorSettings::default()
+            },
+            "penetration_tolerance",
+        ),
     ] {
         match Motor::new(stack(), settings) {
             Err(SettingsError::OutOfScale { field: f, .. }) => assert_eq!(f, field),
             other => panic!("{field}: expected OutOfScale, got {:?}", other.err()),
         }
     }
-    // The largest that fit: a skin of half the radius, a step just under the height.
+    // The largest that fit: a skin of half the radius, a tolerance of a tenth of it, a step
+    // just under the height.
     let fits = MotorSettings {
         skin_width: 0.15,
+        penetration_tolerance: 0.03,
         step_height: 1.79,
         ..MotorSettings::default()
     };

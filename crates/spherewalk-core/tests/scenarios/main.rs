@@ -24,6 +24,7 @@ mod planet;
 mod pushout;
 mod resize;
 mod seams;
+mod settings_fuzz;
 mod shape;
 mod slopes;
 mod squeeze;
