@@ -294,6 +294,47 @@ fn build_errors_name_the_file_and_item() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue "hostile input": an OBJ holding a quad 1e20 m across loaded (only finiteness was
+/// checked) and characters fell through it. The world's one range rule
+/// ([`spherewalk::MAX_COORD`], 1e6 m) refuses it, and the error names the scene file and the
+/// item.
+#[test]
+fn regression_an_obj_quad_of_1e20_m_is_refused_naming_file_and_item() {
+    let dir = std::env::temp_dir().join(format!("spherewalk-huge-obj-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let obj = "v -1e20 0 -1e20\nv 1e20 0 -1e20\nv 1e20 0 1e20\nv -1e20 0 1e20\nf 1 3 2\nf 1 4 3\n";
+    std::fs::write(dir.join("huge.obj"), obj).expect("write");
+    let path = dir.join("huge.ron");
+    std::fs::write(
+        &path,
+        "Scene(colliders: [Obj(name: \"sky\", path: \"huge.obj\")])",
+    )
+    .expect("write");
+    let err = scene::load(&path).err();
+    let Some(SceneError::Spawn {
+        path: file,
+        item,
+        source,
+    }) = &err
+    else {
+        panic!("expected a spawn error, got {err:?}");
+    };
+    assert_eq!((file, item.as_str()), (&path, "sky"));
+    assert!(
+        matches!(
+            source,
+            spherewalk::SpawnError::World(spherewalk::WorldError::OutOfRange { .. })
+        ),
+        "{source:?}"
+    );
+    let text = err.map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        text.contains("huge.ron") && text.contains("\"sky\"") && text.contains("1000000"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn trace_records_have_the_documented_fields_and_values() {
     let text = "Scene(dt: 0.02, gravity: [Uniform(accel: (0.0, -10.0, 0.0))],

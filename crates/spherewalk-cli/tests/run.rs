@@ -211,3 +211,21 @@ fn budget_flags_let_a_dense_crowd_run() {
     );
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// Issue "hostile input": an OBJ quad 1e20 m across loaded, and characters fell through it.
+/// The CLI exits 1 naming the scene file, the item and the range.
+#[test]
+fn regression_an_obj_quad_of_1e20_m_exits_1() {
+    let obj = format!("spherewalk-{}-huge.obj", std::process::id());
+    let obj_path = std::env::temp_dir().join(&obj);
+    let quad = "v -1e20 0 -1e20\nv 1e20 0 -1e20\nv 1e20 0 1e20\nv -1e20 0 1e20\nf 1 3 2\nf 1 4 3\n";
+    std::fs::write(&obj_path, quad).expect("temp obj");
+    let text = format!("Scene(colliders: [Obj(name: \"sky\", path: \"{obj}\")])\n");
+    let (code, stderr) = run_scene_text("huge-obj.ron", &text, &["--steps", "1"]);
+    let _ = std::fs::remove_file(&obj_path);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("huge-obj.ron: \"sky\": collider reaches beyond 1000000 m from the origin"),
+        "{stderr}"
+    );
+}

@@ -46,6 +46,6 @@ pub use step::{
     target_up, try_step_up, turn_up, yaw,
 };
 pub use world::{
-    Collider, ColliderDesc, ColliderFlags, CollisionWorld, DEFAULT_LAYER, Primitive,
+    Collider, ColliderDesc, ColliderFlags, CollisionWorld, DEFAULT_LAYER, MAX_COORD, Primitive,
     PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint, WorldError,
 };

@@ -150,6 +150,12 @@ pub struct Collider {
     pub aabb: Aabb,
 }
 
+/// Farthest a collider may reach from the world origin along any axis (m, world): 1000 km.
+/// Beyond it the spacing of f32 coordinates passes 6 cm, so contacts there are unreliable; a
+/// collider reaching further is refused ([`WorldError::OutOfRange`]) whatever made it (a
+/// primitive, a mesh, a heightfield, an OBJ file or a scene generator).
+pub const MAX_COORD: Real = 1.0e6;
+
 /// Why a collider was refused by a [`CollisionWorld`].
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum WorldError {
@@ -162,6 +168,18 @@ pub enum WorldError {
     /// The shape's bounding box is not finite (NaN or infinite vertices, radii or half-extents).
     #[error("collider shape has a non-finite bounding box: mins {mins:?}, maxs {maxs:?}")]
     NonFiniteShape {
+        /// Lower corner of the computed box (m, world).
+        mins: [Real; 3],
+        /// Upper corner of the computed box (m, world).
+        maxs: [Real; 3],
+    },
+    /// The shape's bounding box reaches beyond [`MAX_COORD`] from the origin (a huge mesh
+    /// quad, a heightfield spike, a far-away pose).
+    #[error(
+        "collider reaches beyond {max} m from the origin: mins {mins:?}, maxs {maxs:?}",
+        max = MAX_COORD
+    )]
+    OutOfRange {
         /// Lower corner of the computed box (m, world).
         mins: [Real; 3],
         /// Upper corner of the computed box (m, world).
@@ -422,6 +440,17 @@ fn checked_aabb(desc: &ColliderDesc) -> Result<Aabb, WorldError> {
         .all(|c| c.is_finite());
     if !ok {
         return Err(WorldError::NonFiniteShape {
+            mins: aabb.mins.coords.into(),
+            maxs: aabb.maxs.coords.into(),
+        });
+    }
+    let far = aabb
+        .mins
+        .iter()
+        .chain(aabb.maxs.iter())
+        .any(|c| c.abs() > MAX_COORD);
+    if far {
+        return Err(WorldError::OutOfRange {
             mins: aabb.mins.coords.into(),
             maxs: aabb.maxs.coords.into(),
         });

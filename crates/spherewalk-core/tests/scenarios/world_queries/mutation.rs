@@ -301,3 +301,48 @@ fn removed_colliders_leave_every_query_and_their_ids_stay_dead() {
         [floor, crate_box]
     );
 }
+
+/// Issue "hostile input": huge geometry was accepted, then ignored, so characters fell
+/// through: a mesh quad of half size 1e9 m and a heightfield with a 2e19 m spike. One range
+/// rule now holds for every shape, `MAX_COORD` (1e6 m) from the origin: both are refused, and
+/// a quad reaching exactly 1e6 m is taken.
+#[test]
+fn regression_huge_meshes_and_heightfields_are_refused() {
+    let quad = |h: Real| {
+        let v = vec![
+            Point3::new(-h, 0.0, -h),
+            Point3::new(h, 0.0, -h),
+            Point3::new(h, 0.0, h),
+            Point3::new(-h, 0.0, h),
+        ];
+        SharedShape::trimesh(v, vec![[0, 2, 1], [0, 3, 2]]).expect("quad")
+    };
+    let mut world = CollisionWorld::new();
+    let refused = world.insert(ColliderDesc::new(quad(1e9)));
+    assert!(
+        matches!(refused, Err(WorldError::OutOfRange { maxs, .. }) if maxs[0] == 1e9),
+        "{refused:?}"
+    );
+    let mut heights = spherewalk_core::na::DMatrix::<Real>::zeros(4, 4);
+    heights[(1, 2)] = 2e19;
+    let field = SharedShape::heightfield(heights, Vec3::new(10.0, 1.0, 10.0));
+    let refused = world.insert(ColliderDesc::new(field));
+    assert!(
+        matches!(refused, Err(WorldError::OutOfRange { maxs, .. }) if maxs[1] == 2e19),
+        "{refused:?}"
+    );
+    assert!(world.is_empty());
+    assert!(
+        world
+            .insert(ColliderDesc::new(quad(spherewalk_core::MAX_COORD)))
+            .is_ok()
+    );
+    // Moving a collider out of range is refused the same way, and it stays where it was.
+    let ball = world
+        .insert(ColliderDesc::new(SharedShape::ball(1.0)))
+        .expect("ball");
+    let far = world.set_pose(ball, Iso::translation(2e6, 0.0, 0.0));
+    assert!(matches!(far, Err(WorldError::OutOfRange { .. })), "{far:?}");
+    let kept = world.get(ball).expect("ball").pose.translation.vector;
+    assert_eq!(kept, Vec3::zeros());
+}
