@@ -78,21 +78,19 @@ pub(super) fn check_scale(
     stack: &SphereStack,
     settings: &MotorSettings,
 ) -> Result<(), SettingsError> {
-    let skin_most = 0.5 * stack.min_radius();
-    if settings.skin_width > skin_most {
-        return Err(SettingsError::OutOfScale {
-            field: "skin_width",
-            value: settings.skin_width,
-            most: skin_most,
-        });
-    }
-    let tolerance_most = 0.1 * stack.min_radius();
-    if settings.penetration_tolerance > tolerance_most {
-        return Err(SettingsError::OutOfScale {
-            field: "penetration_tolerance",
-            value: settings.penetration_tolerance,
-            most: tolerance_most,
-        });
+    let smallest = stack.min_radius();
+    let limits = [
+        ("skin_width", settings.skin_width, 0.5 * smallest),
+        (
+            "penetration_tolerance",
+            settings.penetration_tolerance,
+            0.1 * smallest,
+        ),
+    ];
+    for (field, value, most) in limits {
+        if value > most {
+            return Err(SettingsError::OutOfScale { field, value, most });
+        }
     }
     if settings.step_height >= stack.height() {
         return Err(SettingsError::OutOfScale {
