@@ -258,10 +258,21 @@ fn build_errors_name_the_file_and_item() {
         "Scene(colliders: [Obj(name: \"rock\", path: \"tri.obj\")])",
     )
     .expect("write");
+    // Issue "hostile input": OBJ errors named the OBJ but neither the scene nor the item.
     match scene::load(&scene) {
-        Err(SceneError::Obj { item, source, .. }) => {
+        Err(e @ SceneError::Obj { .. }) => {
+            let SceneError::Obj { item, source, .. } = &e else {
+                unreachable!()
+            };
             assert_eq!(item, "rock");
             assert!(source.to_string().starts_with("line 4:"), "{source}");
+            let text = e.to_string();
+            let named = [
+                scene.display().to_string(),
+                "\"rock\"".into(),
+                "tri.obj".into(),
+            ];
+            assert!(named.iter().all(|n| text.contains(n.as_str())), "{text}");
         }
         other => panic!("expected an OBJ error, got {:?}", other.err()),
     }

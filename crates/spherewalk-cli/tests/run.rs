@@ -229,3 +229,20 @@ fn regression_an_obj_quad_of_1e20_m_exits_1() {
         "{stderr}"
     );
 }
+
+/// Issue "hostile input": `spheres: 18446744073709551615` in a scene exited 101 (a panic) and
+/// `4000000000` exited 134 (an abort). Both are a scene error now: exit 1, the count named.
+#[test]
+fn regression_scene_sphere_counts_of_u64_max_and_4e9_exit_1() {
+    for count in ["18446744073709551615", "4000000000"] {
+        let text = format!(
+            "Scene(characters: [Character(name: \"hero\", stack: Capsule(height: 1.8, radius: 0.3, spheres: {count}))])\n"
+        );
+        let (code, stderr) = run_scene_text("spheres.ron", &text, &["--steps", "1"]);
+        assert_eq!(code, Some(1), "{count}: {stderr}");
+        assert!(
+            stderr.contains(count) && stderr.contains("spheres"),
+            "{stderr}"
+        );
+    }
+}

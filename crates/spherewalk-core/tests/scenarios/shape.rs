@@ -468,6 +468,18 @@ fn worst_waist_of_unequal_spheres_is_measured_against_their_tangent_cone() {
     assert_abs_diff_eq!(jolt4.worst_waist(), 0.101_569, epsilon = 1e-5);
 }
 
+/// Issue "hostile input": `capsule(1.8, 0.3, usize::MAX)` panicked with "capacity overflow",
+/// 4,000,000,000 spheres aborted, and 10,000,000 said "sphere 5833335 is not above the one
+/// before it". The count is checked before anything is allocated: `TooMany` with the count.
+#[test]
+fn regression_capsules_of_usize_max_4e9_and_1e7_spheres_are_too_many() {
+    for count in [usize::MAX, 4_000_000_000, 10_000_000] {
+        let err = SphereStack::capsule(1.8, 0.3, count).expect_err("too many");
+        assert_eq!(err, ShapeError::TooMany { count });
+        assert!(err.to_string().contains(&count.to_string()), "{err}");
+    }
+}
+
 /// Sphere counts from bad input are bounded: no allocation of millions of spheres.
 #[test]
 fn huge_sphere_counts_are_refused() {
