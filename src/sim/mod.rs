@@ -269,7 +269,7 @@ impl Sim {
         let mut motor = Motor::new(desc.stack.clone(), desc.settings)?;
         if let Some(crouched) = &desc.crouched {
             // The same rule the stance system's resizes meet later.
-            motor.clone().set_stack(crouched.clone())?;
+            desc.settings.check_scale(crouched)?;
         }
         if !desc.pose.is_finite() {
             return Err(SpawnError::NonFinitePose { name: desc.name });

@@ -172,9 +172,8 @@ impl Sim {
             let Ok(c) = self.world.get::<&Character>(entity) else {
                 return Err(SnapshotError::EntitiesChanged(saved.entity));
             };
-            // A scratch copy tries the stack: one rule with `Motor::new`.
-            let mut motor = c.motor.clone();
-            if motor.set_stack(saved.stack.clone()).is_err() {
+            // One rule with `Motor::new` and `Motor::set_stack`.
+            if c.motor.settings().check_scale(&saved.stack).is_err() {
                 return Err(SnapshotError::StackOutOfScale(saved.entity));
             }
         }

@@ -1,6 +1,7 @@
 //! Tuning of the motor, validated once.
 
 use crate::math::{Real, UnitVec3, Vec3};
+use crate::shape::SphereStack;
 use thiserror::Error;
 
 /// How a character's up axis is chosen each step. The orientation turns toward the target up
@@ -207,6 +208,42 @@ impl MotorSettings {
             && fixed_up(&v).is_none()
         {
             return Err(SettingsError::InvalidFixedUp([v.x, v.y, v.z]));
+        }
+        Ok(())
+    }
+}
+
+impl MotorSettings {
+    /// Checks the lengths that must be in scale with the stack they are used with: a
+    /// `skin_width` at most half the smallest radius (or the character is never grounded), a
+    /// `penetration_tolerance` at most a tenth of it (or overlaps of most of a sphere are left
+    /// alone and the character sinks through thin floors), a `step_height` below the stack's
+    /// height (or it climbs more than itself). [`crate::Motor::new`], [`crate::Motor::resize`]
+    /// and [`crate::Motor::set_stack`] apply it; callers can ask before building anything.
+    ///
+    /// # Errors
+    /// [`SettingsError::OutOfScale`] naming the first length out of scale.
+    pub fn check_scale(&self, stack: &SphereStack) -> Result<(), SettingsError> {
+        let smallest = stack.min_radius();
+        let limits = [
+            ("skin_width", self.skin_width, 0.5 * smallest),
+            (
+                "penetration_tolerance",
+                self.penetration_tolerance,
+                0.1 * smallest,
+            ),
+        ];
+        for (field, value, most) in limits {
+            if value > most {
+                return Err(SettingsError::OutOfScale { field, value, most });
+            }
+        }
+        if self.step_height >= stack.height() {
+            return Err(SettingsError::OutOfScale {
+                field: "step_height",
+                value: self.step_height,
+                most: stack.height(),
+            });
         }
         Ok(())
     }

@@ -108,7 +108,7 @@ impl Motor {
     /// itself).
     pub fn new(stack: SphereStack, settings: MotorSettings) -> Result<Self, SettingsError> {
         settings.validate()?;
-        resize::check_scale(&stack, &settings)?;
+        settings.check_scale(&stack)?;
         Ok(Self {
             stack,
             settings,

@@ -4,7 +4,7 @@
 use super::Motor;
 use crate::math::Real;
 use crate::pose::Pose;
-use crate::settings::{MotorSettings, SettingsError};
+use crate::settings::SettingsError;
 use crate::shape::SphereStack;
 use crate::world::CollisionWorld;
 use thiserror::Error;
@@ -43,7 +43,7 @@ impl Motor {
         pose: &Pose,
         stack: SphereStack,
     ) -> Result<Real, ResizeError> {
-        check_scale(&stack, &self.settings)?;
+        self.settings.check_scale(&stack)?;
         let depth = world.stack_penetration(pose, &stack, &self.filter);
         if depth > self.settings.penetration_tolerance {
             let before = world.stack_penetration(pose, &self.stack, &self.filter);
@@ -64,40 +64,8 @@ impl Motor {
     /// [`SettingsError::OutOfScale`] when a setting is out of scale with `stack` (the old
     /// stack stays).
     pub fn set_stack(&mut self, stack: SphereStack) -> Result<(), SettingsError> {
-        check_scale(&stack, &self.settings)?;
+        self.settings.check_scale(&stack)?;
         self.stack = stack;
         Ok(())
     }
-}
-
-/// The settings' lengths in scale with `stack`: a `skin_width` at most half the smallest radius
-/// (or the character is never grounded), a `penetration_tolerance` at most a tenth of it (or
-/// overlaps of most of a sphere are left alone and the character sinks through thin floors),
-/// a `step_height` below the stack's height (or it climbs more than itself).
-pub(super) fn check_scale(
-    stack: &SphereStack,
-    settings: &MotorSettings,
-) -> Result<(), SettingsError> {
-    let smallest = stack.min_radius();
-    let limits = [
-        ("skin_width", settings.skin_width, 0.5 * smallest),
-        (
-            "penetration_tolerance",
-            settings.penetration_tolerance,
-            0.1 * smallest,
-        ),
-    ];
-    for (field, value, most) in limits {
-        if value > most {
-            return Err(SettingsError::OutOfScale { field, value, most });
-        }
-    }
-    if settings.step_height >= stack.height() {
-        return Err(SettingsError::OutOfScale {
-            field: "step_height",
-            value: settings.step_height,
-            most: stack.height(),
-        });
-    }
-    Ok(())
 }
