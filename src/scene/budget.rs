@@ -180,6 +180,15 @@ fn first_over<'a>(items: &[(&'a str, u64)], limit: u64) -> Option<(&'a str, u64)
     })
 }
 
+/// The error for `excess` at item `item` of the scene file `path`.
+fn over_budget(path: &Path, item: &str, excess: Excess) -> SceneError {
+    SceneError::OverBudget {
+        path: path.to_owned(),
+        item: item.to_owned(),
+        excess,
+    }
+}
+
 /// Crowd items' density on their sphere (characters per m²), `count / (4 pi r²)` in `f64`.
 fn density(count: u32, radius: f64) -> f64 {
     f64::from(count) / (4.0 * std::f64::consts::PI * radius * radius)
@@ -194,11 +203,7 @@ impl SceneFile {
         path: &Path,
         options: &SceneOptions,
     ) -> Result<(), SceneError> {
-        let over = |item: &str, excess: Excess| SceneError::OverBudget {
-            path: path.to_owned(),
-            item: item.to_owned(),
-            excess,
-        };
+        let over = |item: &str, excess: Excess| over_budget(path, item, excess);
         let limit = options.max_characters_per_m2;
         for crowd in &self.crowds {
             if let Spread::Sphere { radius, .. } = crowd.spread {
@@ -260,11 +265,7 @@ impl SceneFile {
             .collect();
         let limit = options.max_triangles;
         match first_over(&triangles, limit) {
-            Some((item, count)) => Err(SceneError::OverBudget {
-                path: path.to_owned(),
-                item: item.to_owned(),
-                excess: Excess::Triangles { count, limit },
-            }),
+            Some((item, count)) => Err(over_budget(path, item, Excess::Triangles { count, limit })),
             None => Ok(()),
         }
     }
