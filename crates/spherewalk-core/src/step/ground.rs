@@ -5,7 +5,6 @@ use super::pushback::{ContactBuffer, PushMode, max_penetration, pushback};
 use crate::contact::{GroundHit, GroundState, Hit};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
-use crate::world::PrimitiveShape;
 use crate::world::query::{cast_ray_among, cast_sphere_among, swept_box};
 use parry3d::bounding_volume::BoundingVolume;
 
@@ -128,7 +127,7 @@ fn cast_support(
         }
         // A sphere moving at most `limit` cannot touch a solid further than that from it: one
         // closest point rules most candidates out before a cast.
-        let solid = matches!(prim.shape, PrimitiveShape::Solid { .. });
+        let solid = prim.shape.is_solid();
         if solid
             && ctx
                 .world

@@ -30,11 +30,14 @@ use crate::settings::{MotorSettings, SettingsError, UpFrame};
 use crate::shape::SphereStack;
 use crate::state::{MotorState, MoveIntent, StepInput};
 use crate::world::{CollisionWorld, Primitive, QueryFilter};
-use parry3d::bounding_volume::Aabb;
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use std::cell::Cell;
 
 /// A move blocked by more than this speed (m/s) tries the step offset.
 const BLOCKED_SPEED: Real = 1e-3;
+/// Room (m) the step's region leaves beyond its computed reach: the surface rays' sideways
+/// offsets and heights and f32 rounding.
+const REGION_SLACK: Real = 0.05;
 /// Longest gravity vector a step accepts (m/s², about 10 000 g); longer ones are clamped.
 pub const MAX_GRAVITY: Real = 1e5;
 
@@ -70,6 +73,9 @@ pub struct StepContext<'a> {
     /// The region (world, m) `prims` was gathered from: no phase moves the stack out of it
     /// without looking further. `None` when `prims` is all there is.
     pub bounds: Option<Aabb>,
+    /// Set by a phase that stopped short at the edge of `bounds` (a squeeze escape longer than
+    /// the region allows): [`Motor::step`] then runs the step again over a wider region.
+    pub cut_short: Option<&'a Cell<bool>>,
 }
 
 impl StepContext<'_> {
@@ -153,6 +159,7 @@ impl Motor {
             hooks: &NoHooks,
             recovery: None,
             bounds: None,
+            cut_short: None,
         }
     }
 
@@ -202,15 +209,65 @@ impl Motor {
             return;
         };
         let mut scratch = std::mem::take(&mut report.scratch);
-        let mut prims = std::mem::take(&mut scratch.prims);
         // What the ground carries the character by is known before the move, so the gathered
-        // reach covers it.
+        // region covers it.
         let carry = carried_velocity(world, hooks, pose, state, clean.dt);
-        let reach = Vec3::repeat(self.reach(state, &clean, carry.0.norm()));
-        let bounds = Aabb::new(pose.position - reach, pose.position + reach);
+        let tight = self.region(pose, state, &clean, &carry.0);
+        let (start, start_state, flags) = (*pose, *state, report.flags);
+        let done = self.step_in(
+            world,
+            &tight,
+            pose,
+            state,
+            &clean,
+            carry,
+            report,
+            hooks,
+            &mut scratch,
+        );
+        if !done {
+            // Something reached past the tight region: the whole step again over the wide one,
+            // from where it started.
+            *pose = start;
+            *state = start_state;
+            report.reset();
+            report.flags = flags;
+            let wide = tight.merged(&self.wide_region(&start, state, &clean, carry.0.norm()));
+            self.step_in(
+                world,
+                &wide,
+                pose,
+                state,
+                &clean,
+                carry,
+                report,
+                hooks,
+                &mut scratch,
+            );
+        }
+        report.scratch = scratch;
+    }
+
+    /// The phases of one step over the primitives gathered in `bounds` (world, m). False when
+    /// the step reached past `bounds` (a squeeze escape cut short at its edge, or spheres ending
+    /// closer to its edge than their radius plus the skin width): its result is not to be kept.
+    #[allow(clippy::too_many_arguments)]
+    fn step_in(
+        &self,
+        world: &CollisionWorld,
+        bounds: &Aabb,
+        pose: &mut Pose,
+        state: &mut MotorState,
+        clean: &StepInput,
+        carry: (Vec3, Real),
+        report: &mut StepReport,
+        hooks: &dyn ContactHooks,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let mut prims = std::mem::take(&mut scratch.prims);
         self.gather(
             world,
-            &bounds,
+            bounds,
             pose,
             state,
             hooks,
@@ -218,31 +275,41 @@ impl Motor {
             &mut prims,
         );
         let budget = Cell::new(0.0);
+        let cut_short = Cell::new(false);
         let ctx = StepContext {
             hooks,
             recovery: self.settings.penetration_recovery_speed.map(|v| {
                 budget.set(v * clean.dt);
                 &budget
             }),
-            bounds: Some(bounds),
+            bounds: Some(*bounds),
+            cut_short: Some(&cut_short),
             ..self.context(world, &prims)
         };
-        let velocity = self.turn(&ctx, pose, state, &clean, report, &mut scratch);
-        let moved = self.move_and_push(
-            &ctx,
-            pose,
-            state,
-            &clean,
-            velocity,
-            carry,
-            report,
-            &mut scratch,
-        );
-        self.resolve_ground(&ctx, pose, state, &moved, report, &mut scratch);
+        let velocity = self.turn(&ctx, pose, state, clean, report, scratch);
+        let moved = self.move_and_push(&ctx, pose, state, clean, velocity, carry, report, scratch);
+        self.resolve_ground(&ctx, pose, state, &moved, report, scratch);
         report.hits_truncated = report.hits.len() >= MAX_HITS;
         report.max_penetration = max_penetration(&ctx, pose);
         scratch.prims = prims;
-        report.scratch = scratch;
+        !cut_short.get() && self.inside(pose, bounds)
+    }
+
+    /// True when the stack at `pose`, grown by the skin width and reaching the ground probe's
+    /// distance below (`ground_clamp_distance` plus twice the skin width along -up), lies
+    /// inside `bounds`: everything the next phases look at from there was gathered.
+    fn inside(&self, pose: &Pose, bounds: &Aabb) -> bool {
+        let s = &self.settings;
+        let mut lo = Point3::from(Vec3::repeat(Real::INFINITY));
+        let mut hi = Point3::from(Vec3::repeat(Real::NEG_INFINITY));
+        for (c, sphere) in pose.sphere_centres(&self.stack).zip(self.stack.spheres()) {
+            let r = Vec3::repeat(sphere.radius + s.skin_width);
+            lo = lo.inf(&(c - r));
+            hi = hi.sup(&(c + r));
+        }
+        let drop = -pose.up().into_inner() * (s.ground_clamp_distance + 2.0 * s.skin_width);
+        let zero = Vec3::zeros();
+        bounds.contains(&Aabb::new(lo + drop.inf(&zero), hi + drop.sup(&zero)))
     }
 
     /// Fills `prims` with the primitives within `bounds` (world) whose collider the hooks
@@ -293,10 +360,7 @@ impl Motor {
     ) -> Vec3 {
         let dt = input.dt;
         let target = target_up(&self.settings.up_frame, pose, state, &input.gravity);
-        let pivot = match (state.ground, state.ground_hit) {
-            (GroundState::Grounded, Some(hit)) => hit.point,
-            _ => pose.centre_at(self.stack.feet().offset_local),
-        };
+        let pivot = self.pivot(pose, state);
         report.up_turned = turn_up(pose, &pivot, &target, self.settings.up_turn_rate * dt);
         yaw(
             pose,
@@ -488,18 +552,94 @@ impl Motor {
         landing
     }
 
-    /// Distance (m) around the position within which this step may touch anything.
-    /// `carried` is the speed (m/s) the ground carries the character at this step.
-    fn reach(&self, state: &MotorState, input: &StepInput, carried: Real) -> Real {
+    /// The point (world, m) the up frame turns about: the ground contact while grounded (the
+    /// feet roll over the ground), else the feet sphere's centre.
+    fn pivot(&self, pose: &Pose, state: &MotorState) -> Point3 {
+        match (state.ground, state.ground_hit) {
+            (GroundState::Grounded, Some(hit)) => hit.point,
+            _ => pose.centre_at(self.stack.feet().offset_local),
+        }
+    }
+
+    /// The region (world, m) this step may touch anything in: the stack's bounding box at
+    /// `pose`, grown by how far any phase can take a sphere or look from it. `carried` is what
+    /// the ground carries the character by (m/s, world).
+    ///
+    /// Every direction gets the move (`speed * dt`, the speed capped at `max_speed`), the
+    /// chord the up frame's turn sweeps (the turn toward this step's target up, at most
+    /// `up_turn_rate * dt`, times the farthest sphere surface from the pivot), twice the skin
+    /// width and [`REGION_SLACK`] for the surface rays. Along the wanted move (the intent's
+    /// velocity along the ground plus `carried`) it also reaches the step offset's look past
+    /// the feet (twice the least forward move it retries with, plus `min_step_depth`); along
+    /// up, `step_height` above and the ground probe's reach (`ground_clamp_distance` plus
+    /// twice the skin width) below. A push out of an overlap the character did not move into
+    /// can go further: [`Self::step_in`] notices a stack ending near the region's edge, and the
+    /// step runs again over the wide region.
+    fn region(&self, pose: &Pose, state: &MotorState, input: &StepInput, carried: &Vec3) -> Aabb {
         let s = &self.settings;
-        let own = (state.velocity.norm() + input.gravity.norm() * input.dt)
-            .max(input.intent.velocity.norm() + input.intent.jump_speed.max(0.0));
-        let speed = (own + carried).min(s.max_speed);
-        self.stack.height()
-            + speed * input.dt
+        let speed = self.speed(state, input, carried.norm());
+        let pivot = self.pivot(pose, state);
+        let mut lo = Point3::from(Vec3::repeat(Real::INFINITY));
+        let mut hi = Point3::from(Vec3::repeat(Real::NEG_INFINITY));
+        let mut arm: Real = 0.0;
+        for (centre, sphere) in pose.sphere_centres(&self.stack).zip(self.stack.spheres()) {
+            let r = Vec3::repeat(sphere.radius);
+            lo = lo.inf(&(centre - r));
+            hi = hi.sup(&(centre + r));
+            arm = arm.max((centre - pivot).norm() + sphere.radius);
+        }
+        let up = pose.up();
+        // The chord of a turn is at most its angle, and at most the distance between the two
+        // unit ups.
+        let target = target_up(&s.up_frame, pose, state, &input.gravity);
+        let turn = (up.into_inner() - target.into_inner())
+            .norm()
+            .min(s.up_turn_rate * input.dt)
+            * arm;
+        let margin = speed * input.dt + turn + 2.0 * s.skin_width + REGION_SLACK;
+        let want = project_on_plane(&input.intent.velocity, &up) + carried;
+        let feet = self.stack.feet().radius;
+        let least = feet * (1.0 - crate::math::sin(s.slope_limit)) + s.skin_width;
+        let ahead = UnitVec3::try_new(want, 1e-6).map_or(Vec3::zeros(), |d| {
+            d.into_inner() * (2.0 * least + s.min_step_depth)
+        });
+        let rise = up.into_inner() * s.step_height;
+        let drop = -up.into_inner() * (s.ground_clamp_distance + 2.0 * s.skin_width);
+        let zero = Vec3::zeros();
+        let below = rise.inf(&drop).inf(&zero) + ahead.inf(&zero);
+        let above = rise.sup(&drop).sup(&zero) + ahead.sup(&zero);
+        let m = Vec3::repeat(margin);
+        Aabb::new(lo + below - m, hi + above + m)
+    }
+
+    /// The wide region (world, m) a step falls back on when it reached past its tight one
+    /// ([`Self::region`]): a cube around the position reaching the stack's height (the
+    /// longest squeeze escape) plus the move, the step height, the clamp distance and twice
+    /// the skin width.
+    fn wide_region(
+        &self,
+        pose: &Pose,
+        state: &MotorState,
+        input: &StepInput,
+        carried: Real,
+    ) -> Aabb {
+        let s = &self.settings;
+        let reach = self.stack.height()
+            + self.speed(state, input, carried) * input.dt
             + s.step_height
             + s.ground_clamp_distance
-            + 2.0 * s.skin_width
+            + 2.0 * s.skin_width;
+        let r = Vec3::repeat(reach);
+        Aabb::new(pose.position - r, pose.position + r)
+    }
+
+    /// The fastest this step may move (m/s): the carried velocity plus gravity's pull, or the
+    /// intent's velocity and jump, whichever is more, plus the `carried` speed (m/s) of the
+    /// ground, at most `max_speed`.
+    fn speed(&self, state: &MotorState, input: &StepInput, carried: Real) -> Real {
+        let own = (state.velocity.norm() + input.gravity.norm() * input.dt)
+            .max(input.intent.velocity.norm() + input.intent.jump_speed.max(0.0));
+        (own + carried).min(self.settings.max_speed)
     }
 
     /// Applies the documented clamps to the per-step inputs and the carried velocity; `None`

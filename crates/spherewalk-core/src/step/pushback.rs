@@ -197,6 +197,9 @@ pub fn pushback(
             summary.blocked_speed = clip.blocked_speed;
             summary.blocked_by = clip.blocked_by;
         }
+        if partial && let Some(cut) = ctx.cut_short {
+            cut.set(true);
+        }
         if capped || partial {
             // The recovery budget is spent, or the rise reached the edge of what was
             // gathered: the rest waits for the next step.

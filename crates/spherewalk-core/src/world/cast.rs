@@ -11,13 +11,10 @@
 //! polish needed). A start that already overlaps is reported as [`SphereCast::Fallback`] so the
 //! caller keeps its GJK path there, as are shapes and inputs not handled here.
 //!
-//! Also here: the closest point on a ball in closed form ([`project_point`]), for the
-//! closest-point queries of pushback and ground probing.
-//!
 //! Conventions: metres, world frame unless a name says `local`; `dir` is a unit vector.
 
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
-use parry3d::query::PointProjection;
+#[cfg(test)]
 use parry3d::shape::{Shape, ShapeType};
 
 /// Below this squared length (m²) an edge or a capsule axis is a point: its cylinder is
@@ -68,8 +65,10 @@ enum Entry {
 
 /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
 /// (m) against a solid parry `shape` at `pose` (world). Handles cuboids, balls and capsules;
-/// every other shape kind gives [`SphereCast::Fallback`].
-pub(super) fn cast_sphere_solid(
+/// every other shape kind gives [`SphereCast::Fallback`]. The motor calls the closed forms
+/// directly on resolved primitives; this entry point serves the tests.
+#[cfg(test)]
+fn cast_sphere_solid(
     shape: &dyn Shape,
     pose: &Iso,
     centre: &Point3,
@@ -194,7 +193,7 @@ pub(super) fn cast_sphere_triangle(
 /// is found by walking the stretches of the ray between the planes of the box's faces: on each
 /// stretch the squared distance to the box is one quadratic (the sum over the axes the point
 /// lies outside of), so its first crossing of `radius²` is in closed form.
-fn cast_sphere_cuboid(
+pub(super) fn cast_sphere_cuboid(
     half: &Vec3,
     pose: &Iso,
     centre: &Point3,
@@ -202,7 +201,7 @@ fn cast_sphere_cuboid(
     dir: &UnitVec3,
     max_distance: Real,
 ) -> SphereCast {
-    if !vec_finite(half) {
+    if !vec_finite(half) || !inputs_finite(centre, radius, dir, max_distance) {
         return SphereCast::Fallback;
     }
     let o = pose.inverse_transform_point(centre).coords;
@@ -281,29 +280,6 @@ fn cast_sphere_cuboid(
     SphereCast::Miss
 }
 
-/// Closest point of the solid `shape` at `pose` (world) to `query` (world, m), as parry's
-/// `shape.project_point(pose, query, false)` gives it (the surface point, and whether `query`
-/// is inside), in closed form for balls (no frame changes: a ball's closest point does not
-/// depend on its rotation). A query at a ball's exact centre is inside, its closest point
-/// straight above along world +Y (parry would divide by zero there). Other shapes go to parry.
-pub(super) fn project_point(shape: &dyn Shape, pose: &Iso, query: &Point3) -> PointProjection {
-    if let Some(ball) = shape.as_ball() {
-        let offset = query.coords - pose.translation.vector;
-        let dist_sq = offset.norm_squared();
-        if dist_sq > 0.0 && dist_sq.is_finite() {
-            let inside = dist_sq <= ball.radius * ball.radius;
-            let scale = ball.radius / dist_sq.sqrt();
-            let point = Point3::from(pose.translation.vector + offset * scale);
-            return PointProjection::new(inside, point);
-        }
-        if dist_sq == 0.0 {
-            let point = Point3::from(pose.translation.vector + Vec3::y() * ball.radius);
-            return PointProjection::new(true, point);
-        }
-    }
-    shape.project_point(pose, query, false)
-}
-
 /// The hit of a cuboid cast at `toi` (m): the centre `o + d toi` (local, m), its closest point
 /// on the box and the normal from there, turned back to the world by `pose`.
 fn cuboid_hit(
@@ -325,7 +301,7 @@ fn cuboid_hit(
 /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
 /// (m) against a ball of radius `ball_radius` (m) centred at `at` (world): ray against a ball
 /// of the summed radius.
-fn cast_sphere_ball(
+pub(super) fn cast_sphere_ball(
     at: &Point3,
     ball_radius: Real,
     centre: &Point3,
@@ -333,6 +309,9 @@ fn cast_sphere_ball(
     dir: &UnitVec3,
     max_distance: Real,
 ) -> SphereCast {
+    if !inputs_finite(centre, radius, dir, max_distance) || !point_finite(at) {
+        return SphereCast::Fallback;
+    }
     let m = centre - at;
     let d = dir.into_inner();
     match ray_ball(&m, &d, ball_radius + radius) {
@@ -348,7 +327,7 @@ fn cast_sphere_ball(
 /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
 /// (m) against a capsule with axis `a`-`b` (world, m) and radius `capsule_radius` (m): ray
 /// against a capsule of the summed radius (a cylinder and two end balls).
-fn cast_sphere_capsule(
+pub(super) fn cast_sphere_capsule(
     a: &Point3,
     b: &Point3,
     capsule_radius: Real,
@@ -357,7 +336,7 @@ fn cast_sphere_capsule(
     dir: &UnitVec3,
     max_distance: Real,
 ) -> SphereCast {
-    if !point_finite(a) || !point_finite(b) {
+    if !point_finite(a) || !point_finite(b) || !inputs_finite(centre, radius, dir, max_distance) {
         return SphereCast::Fallback;
     }
     let d = dir.into_inner();
@@ -579,7 +558,6 @@ fn inputs_finite(centre: &Point3, radius: Real, dir: &UnitVec3, max_distance: Re
 mod tests {
     use super::*;
     use crate::math::Quat;
-    use parry3d::query::PointQuery;
     use parry3d::shape::{Ball, Capsule, Cuboid, Triangle};
 
     /// Time-of-impact agreement with GJK once polished (m).
@@ -1130,31 +1108,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn ball_projection_matches_parry() {
-        let mut rng = Lcg(6);
-        for case in 0..CASES {
-            let pose = rng.pose(30.0);
-            let ball = Ball::new(rng.range(0.05, 30.0));
-            let query = Point3::from(pose.translation.vector + rng.vec(40.0));
-            let ours = project_point(&ball, &pose, &query);
-            let theirs = ball.project_point(&pose, &query, false);
-            assert_eq!(ours.is_inside, theirs.is_inside, "case {case}");
-            let gap = (ours.point - theirs.point).norm();
-            assert!(gap < 2e-5, "case {case}: {gap}");
-        }
-        // Other shapes go to parry unchanged.
-        let cuboid = Cuboid::new(Vec3::new(1.0, 2.0, 3.0));
-        let pose = rng.pose(3.0);
-        let query = Point3::new(0.3, -4.0, 2.0);
-        let ours = project_point(&cuboid, &pose, &query);
-        let theirs = cuboid.project_point(&pose, &query, false);
-        assert_eq!(
-            (ours.is_inside, ours.point),
-            (theirs.is_inside, theirs.point)
-        );
     }
 
     #[test]

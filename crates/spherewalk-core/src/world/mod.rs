@@ -1,6 +1,7 @@
 //! The static and kinematic geometry characters move through, indexed by parry's BVH.
 
 mod cast;
+mod closest;
 mod primitive;
 pub(crate) mod query;
 

@@ -1,29 +1,28 @@
 //! Primitives: the pieces of colliders the motor works on (world-space one-sided triangles of
-//! meshes and heightfields, and solid parry shapes), with closest point, sphere cast and ray cast.
+//! meshes and heightfields, balls, cuboids and capsules resolved in closed form, and other
+//! solid parry shapes), with closest point, sphere cast and ray cast.
 
+use super::closest::{
+    DEGENERATE, ball_closest, capsule_closest, cuboid_closest, solid_closest, triangle_closest,
+};
 use super::{ColliderId, CollisionWorld};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
-use parry3d::bounding_volume::Aabb;
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
-use parry3d::shape::{Ball, Shape, ShapeType, Triangle};
+use parry3d::shape::{Ball, Capsule, Cuboid, Shape, ShapeType, Triangle};
 
-/// Below this length (m) a direction is treated as degenerate.
-const DEGENERATE: Real = 1e-7;
 /// Marks a [`PrimitiveShape::Solid`] that is the whole collider rather than a compound part.
 const WHOLE: u32 = u32::MAX;
 /// Newton steps polishing a sphere-cast hit.
 const REFINE_STEPS: usize = 3;
-/// How far (m per metre of coordinate magnitude) a point behind a face may lie outside the
-/// face's prism and still count as under it: f32 rounding on a shared edge, no more.
-const PRISM_SLACK: Real = 1e-5;
-/// Relative size (per metre of coordinate magnitude) under which the offset between a point
-/// and its projection is f32 rounding (16 ulps), too noisy to give a direction: the
-/// feature's own normal is used instead.
-const ROUNDING: Real = 2e-6;
 /// Below this approach cosine a cast is grazing and the GJK result is kept as is.
 const GRAZING: Real = 0.05;
 
 /// The geometry of one primitive, in the world frame.
+///
+/// Balls, cuboids and capsules (whole colliders or compound parts) are resolved when gathered,
+/// so their closest points, casts and extents are closed forms with no lookup and no dynamic
+/// dispatch; every other solid shape stays a [`PrimitiveShape::Solid`] answered by parry.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PrimitiveShape {
     /// A one-sided triangle of a trimesh or heightfield (world, m). Its front is the side its
@@ -34,13 +33,43 @@ pub enum PrimitiveShape {
         /// The face normal (world), pointing to the front side.
         normal: UnitVec3,
     },
-    /// A solid parry shape: the whole collider, or part `part` of a compound.
+    /// A solid ball.
+    Ball {
+        /// Its centre (world, m).
+        centre: Point3,
+        /// Its radius (m).
+        radius: Real,
+    },
+    /// A solid box.
+    Cuboid {
+        /// Its pose (world, m, rad): the box's centre and axes.
+        pose: Iso,
+        /// Half extents along its own axes (m).
+        half: Vec3,
+    },
+    /// A solid capsule: the points within `radius` of the segment `a`-`b`.
+    Capsule {
+        /// One end of its axis (world, m).
+        a: Point3,
+        /// The other end of its axis (world, m).
+        b: Point3,
+        /// Its radius (m).
+        radius: Real,
+    },
+    /// Any other solid parry shape: the whole collider, or part `part` of a compound.
     Solid {
         /// Index of the compound part, or `u32::MAX` for the collider's own shape.
         part: u32,
         /// World pose of the shape (m, rad).
         pose: Iso,
     },
+}
+
+impl PrimitiveShape {
+    /// True for solids (everything but one-sided triangles).
+    pub fn is_solid(&self) -> bool {
+        !matches!(self, Self::Triangle { .. })
+    }
 }
 
 /// A piece of a collider: what pushback, ground probing and casts iterate over.
@@ -137,6 +166,15 @@ impl CollisionWorld {
             PrimitiveShape::Triangle { corners, normal } => {
                 triangle_closest(&corners, &normal, query, max_distance)
             }
+            PrimitiveShape::Ball { centre, radius } => {
+                ball_closest(&centre, radius, query, max_distance)
+            }
+            PrimitiveShape::Cuboid { pose, half } => {
+                cuboid_closest(&pose, &half, query, max_distance)
+            }
+            PrimitiveShape::Capsule { a, b, radius } => {
+                capsule_closest(&a, &b, radius, query, max_distance)
+            }
             PrimitiveShape::Solid { part, pose } => {
                 let shape = self.solid_shape(prim.collider, part)?;
                 solid_closest(shape, &pose, query, max_distance)
@@ -155,6 +193,19 @@ impl CollisionWorld {
         };
         match prim.shape {
             PrimitiveShape::Triangle { corners, .. } => corners_extent(&mut corners.into_iter()),
+            PrimitiveShape::Ball { centre, radius } => centre.coords.dot(dir) + radius,
+            PrimitiveShape::Cuboid { pose, half } => {
+                let local = pose.inverse_transform_vector(dir);
+                let corner = Vec3::new(
+                    half.x.copysign(local.x),
+                    half.y.copysign(local.y),
+                    half.z.copysign(local.z),
+                );
+                (pose * Point3::from(corner)).coords.dot(dir)
+            }
+            PrimitiveShape::Capsule { a, b, radius } => {
+                a.coords.dot(dir).max(b.coords.dot(dir)) + radius
+            }
             PrimitiveShape::Solid { part, pose } => {
                 if let Some(support) = self
                     .solid_shape(prim.collider, part)
@@ -195,24 +246,41 @@ impl CollisionWorld {
                 }
                 cast::cast_sphere_triangle(&corners, centre, radius, dir, max_distance)
             }
-            PrimitiveShape::Solid { part, pose } => {
-                let shape = self.solid_shape(prim.collider, part)?;
-                cast::cast_sphere_solid(shape, &pose, centre, radius, dir, max_distance)
+            PrimitiveShape::Ball {
+                centre: at,
+                radius: r,
+            } => cast::cast_sphere_ball(&at, r, centre, radius, dir, max_distance),
+            PrimitiveShape::Cuboid { pose, half } => {
+                cast::cast_sphere_cuboid(&half, &pose, centre, radius, dir, max_distance)
             }
+            PrimitiveShape::Capsule { a, b, radius: r } => {
+                cast::cast_sphere_capsule(&a, &b, r, centre, radius, dir, max_distance)
+            }
+            PrimitiveShape::Solid { .. } => SphereCast::Fallback,
         };
         match analytic {
             SphereCast::Hit { toi, point, normal } => return Some((toi, point, normal)),
             SphereCast::Miss => return None,
             SphereCast::Fallback => {}
         }
+        let cast = |shape: &dyn Shape, pose: &Iso| {
+            gjk_cast_sphere(shape, pose, centre, radius, dir, max_distance)
+        };
         let rough = match prim.shape {
-            PrimitiveShape::Triangle { corners, .. } => {
-                let tri = Triangle::new(corners[0], corners[1], corners[2]);
-                gjk_cast_sphere(&tri, &Iso::identity(), centre, radius, dir, max_distance)?
+            PrimitiveShape::Triangle { corners, .. } => cast(
+                &Triangle::new(corners[0], corners[1], corners[2]),
+                &Iso::identity(),
+            )?,
+            PrimitiveShape::Ball {
+                centre: at,
+                radius: r,
+            } => cast(&Ball::new(r), &Iso::translation(at.x, at.y, at.z))?,
+            PrimitiveShape::Cuboid { pose, half } => cast(&Cuboid::new(half), &pose)?,
+            PrimitiveShape::Capsule { a, b, radius: r } => {
+                cast(&Capsule::new(a, b, r), &Iso::identity())?
             }
             PrimitiveShape::Solid { part, pose } => {
-                let shape = self.solid_shape(prim.collider, part)?;
-                gjk_cast_sphere(shape, &pose, centre, radius, dir, max_distance)?
+                cast(self.solid_shape(prim.collider, part)?, &pose)?
             }
         };
         Some(self.refine_cast(prim, centre, radius, dir, rough))
@@ -272,6 +340,15 @@ impl CollisionWorld {
                 let tri = Triangle::new(corners[0], corners[1], corners[2]);
                 tri.cast_local_ray_and_get_normal(&ray, max_distance, true)?
             }
+            PrimitiveShape::Ball { centre, radius } => {
+                let pose = Iso::translation(centre.x, centre.y, centre.z);
+                Ball::new(radius).cast_ray_and_get_normal(&pose, &ray, max_distance, true)?
+            }
+            PrimitiveShape::Cuboid { pose, half } => {
+                Cuboid::new(half).cast_ray_and_get_normal(&pose, &ray, max_distance, true)?
+            }
+            PrimitiveShape::Capsule { a, b, radius } => Capsule::new(a, b, radius)
+                .cast_local_ray_and_get_normal(&ray, max_distance, true)?,
             PrimitiveShape::Solid { part, pose } => {
                 let shape = self.solid_shape(prim.collider, part)?;
                 shape.cast_ray_and_get_normal(&pose, &ray, max_distance, true)?
@@ -378,191 +455,52 @@ fn push_shape_primitives(
             };
             for (i, (sub_pose, sub)) in compound.shapes().iter().enumerate() {
                 let world_pose = pose * sub_pose;
-                let sub_aabb = sub.compute_aabb(&world_pose);
-                if !sub_aabb.intersects(aabb) {
-                    continue;
-                }
-                match sub.shape_type() {
-                    ShapeType::TriMesh | ShapeType::HeightField => {
-                        push_shape_primitives(owner, &*sub.0, &world_pose, i as u32, aabb, out);
-                    }
-                    _ => out.push(Primitive {
-                        collider: owner.collider,
-                        walkable: owner.walkable,
-                        aabb: sub_aabb,
-                        shape: PrimitiveShape::Solid {
-                            part: i as u32,
-                            pose: world_pose,
-                        },
-                    }),
-                }
+                push_shape_primitives(owner, &*sub.0, &world_pose, i as u32, aabb, out);
             }
         }
-        _ => out.push(Primitive {
-            collider: owner.collider,
-            walkable: owner.walkable,
-            aabb: shape.compute_aabb(pose),
-            shape: PrimitiveShape::Solid { part, pose: *pose },
+        _ => {
+            let (shape, prim_aabb) = resolve_solid(shape, pose, part);
+            // A compound part outside the region is skipped (the whole collider's box was
+            // tested by the broadphase).
+            if part != WHOLE && !prim_aabb.intersects(aabb) {
+                return;
+            }
+            out.push(Primitive {
+                collider: owner.collider,
+                walkable: owner.walkable,
+                aabb: prim_aabb,
+                shape,
+            });
+        }
+    }
+}
+
+/// The primitive shape of a solid `shape` at `pose` (world) and its bounding box (world, m):
+/// balls, cuboids and capsules in closed form, anything else as part `part` of its collider.
+fn resolve_solid(shape: &dyn Shape, pose: &Iso, part: u32) -> (PrimitiveShape, Aabb) {
+    let resolved = match shape.shape_type() {
+        ShapeType::Ball => shape.as_ball().map(|b| {
+            let centre = Point3::from(pose.translation.vector);
+            let r = Vec3::repeat(b.radius);
+            let aabb = Aabb::new(centre - r, centre + r);
+            let radius = b.radius;
+            (PrimitiveShape::Ball { centre, radius }, aabb)
         }),
-    }
-}
-
-use parry3d::bounding_volume::BoundingVolume;
-
-/// Which part of a triangle a closest point lies on.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum TriRegion {
-    Face,
-    Boundary,
-}
-
-/// Closest point on triangle `t` to `p`, and whether it lies inside the face or on its boundary.
-fn closest_on_triangle(t: &[Point3; 3], p: &Point3) -> (Point3, TriRegion) {
-    let (a, b, c) = (t[0], t[1], t[2]);
-    let ab = b - a;
-    let ac = c - a;
-    let ap = p - a;
-    let d1 = ab.dot(&ap);
-    let d2 = ac.dot(&ap);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return (a, TriRegion::Boundary);
-    }
-    let bp = p - b;
-    let d3 = ab.dot(&bp);
-    let d4 = ac.dot(&bp);
-    if d3 >= 0.0 && d4 <= d3 {
-        return (b, TriRegion::Boundary);
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return (a + ab * v, TriRegion::Boundary);
-    }
-    let cp = p - c;
-    let d5 = ab.dot(&cp);
-    let d6 = ac.dot(&cp);
-    if d6 >= 0.0 && d5 <= d6 {
-        return (c, TriRegion::Boundary);
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return (a + ac * w, TriRegion::Boundary);
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return (b + (c - b) * w, TriRegion::Boundary);
-    }
-    let denom = 1.0 / (va + vb + vc);
-    let v = vb * denom;
-    let w = vc * denom;
-    (a + ab * v + ac * w, TriRegion::Face)
-}
-
-/// One-sided closest point on a triangle.
-///
-/// In front of the face (or over its boundary from the front) the distance is the plain
-/// distance. Behind the face, inside its prism and no deeper than `max_distance`, the point is
-/// inside (negative distance, pushed out along the face normal). Behind the plane but outside
-/// the prism, the triangle is ignored: a neighbour whose prism holds the point owns it.
-fn triangle_closest(
-    corners: &[Point3; 3],
-    normal: &UnitVec3,
-    query: &Point3,
-    max_distance: Real,
-) -> Option<SurfacePoint> {
-    let height = (query - corners[0]).dot(normal);
-    let (point, region) = closest_on_triangle(corners, query);
-    match region {
-        TriRegion::Face => {
-            if height > max_distance || height < -max_distance {
-                return None;
-            }
-            Some(SurfacePoint {
-                point,
-                contact_normal: *normal,
-                surface_normal: *normal,
-                distance: height,
-            })
-        }
-        TriRegion::Boundary => {
-            if height < 0.0 {
-                // Behind the plane: inside only when the point lies on the prism's side (right
-                // under a shared edge, where each neighbour's closest point is on its boundary).
-                let in_plane = query - normal.into_inner() * height;
-                let slack = PRISM_SLACK * query.coords.amax().max(1.0);
-                if height < -max_distance || (point - in_plane).norm() > slack {
-                    return None;
-                }
-                return Some(SurfacePoint {
-                    point: in_plane,
-                    contact_normal: *normal,
-                    surface_normal: *normal,
-                    distance: height,
-                });
-            }
-            let offset = query - point;
-            let distance = offset.norm();
-            if distance > max_distance {
-                return None;
-            }
-            let contact_normal = UnitVec3::try_new(offset, rounding_at(query)).unwrap_or(*normal);
-            Some(SurfacePoint {
-                point,
-                contact_normal,
-                surface_normal: *normal,
-                distance,
-            })
-        }
-    }
-}
-
-/// Closest point on a solid shape: outside gives a positive distance, inside a negative one.
-fn solid_closest(
-    shape: &dyn Shape,
-    pose: &Iso,
-    query: &Point3,
-    max_distance: Real,
-) -> Option<SurfacePoint> {
-    let proj = super::cast::project_point(shape, pose, query);
-    if !proj.point.iter().all(|c| c.is_finite()) {
-        // NOTE: parry's projection can divide by zero on degenerate queries; no NaN contact.
-        return None;
-    }
-    let offset = query - proj.point;
-    let norm = offset.norm();
-    if !proj.is_inside && norm > max_distance {
-        return None;
-    }
-    let contact_normal = match UnitVec3::try_new(offset, rounding_at(query)) {
-        Some(n) if proj.is_inside => -n,
-        Some(n) => n,
-        None => degenerate_normal(shape, pose, query),
+        ShapeType::Cuboid => shape.as_cuboid().map(|c| {
+            let half = c.half_extents;
+            (PrimitiveShape::Cuboid { pose: *pose, half }, c.aabb(pose))
+        }),
+        ShapeType::Capsule => shape.as_capsule().map(|c| {
+            let (a, b) = (pose * c.segment.a, pose * c.segment.b);
+            let r = Vec3::repeat(c.radius);
+            let aabb = Aabb::new(a.inf(&b) - r, a.sup(&b) + r);
+            let radius = c.radius;
+            (PrimitiveShape::Capsule { a, b, radius }, aabb)
+        }),
+        _ => None,
     };
-    let distance = if proj.is_inside { -norm } else { norm };
-    Some(SurfacePoint {
-        point: proj.point,
-        contact_normal,
-        surface_normal: contact_normal,
-        distance,
+    resolved.unwrap_or_else(|| {
+        let aabb = shape.compute_aabb(pose);
+        (PrimitiveShape::Solid { part, pose: *pose }, aabb)
     })
-}
-
-/// Length (m) under which an offset from `query` is rounding noise: [`ROUNDING`] relative to
-/// the largest coordinate, at least [`DEGENERATE`].
-fn rounding_at(query: &Point3) -> Real {
-    (ROUNDING * query.coords.amax()).max(DEGENERATE)
-}
-
-/// Outward normal at a query point lying on a solid's surface, to within rounding.
-fn degenerate_normal(shape: &dyn Shape, pose: &Iso, query: &Point3) -> UnitVec3 {
-    let local = pose.inverse_transform_point(query);
-    let (proj, feature) = shape.project_local_point_and_get_feature(&local);
-    if let Some(n) = shape.feature_normal_at_point(feature, &proj.point) {
-        return pose * n;
-    }
-    // NOTE: fall back on the direction from the shape's box centre; +Y if even that is degenerate.
-    let centre = shape.compute_local_aabb().center();
-    UnitVec3::try_new(pose * (local - centre), DEGENERATE).unwrap_or_else(Vec3::y_axis)
 }

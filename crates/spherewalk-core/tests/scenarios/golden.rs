@@ -30,7 +30,7 @@ use spherewalk_core::{GroundState, MotorSettings, MoveIntent, Point3, Real, Vec3
 /// FNV-1a 64 of the flat walk ([`flat_walk_trace_is_unchanged`]).
 const FLAT_WALK_HASH: u64 = 0x4183_473a_a827_7e05;
 /// FNV-1a 64 of the planet walk ([`planet_walk_trace_is_unchanged`]).
-const PLANET_WALK_HASH: u64 = 0xab55_a493_1e2a_0b47;
+const PLANET_WALK_HASH: u64 = 0xda21_fc3f_5c26_93bc;
 
 /// Steps in each golden walk.
 const STEPS: u32 = 1000;
