@@ -17,10 +17,10 @@
 //! **Floor.** The third function of each group, `floor`, is what any step of a sphere-stack
 //! character must at least do: one broad-phase query and one closest point per sphere per
 //! nearby primitive. At the poses spherewalk went through in its sanity episode (replayed in
-//! order, cycling), it calls [`CollisionWorld::gather_primitives`] with the box the motor
-//! gathers in (half extent = stack height + speed * dt + step height + ground clamp distance +
-//! 2 * skin width around the feet, speed being the larger of the carried speed plus a step of
-//! gravity and the walking speed, as `Motor::reach` computes it), then
+//! order, cycling), it calls [`CollisionWorld::gather_primitives`] with the least box a step
+//! must look in (the spheres' bounding box grown by one step's move, speed * dt, and the skin
+//! width; speed being the larger of the carried speed plus a step of gravity and the walking
+//! speed), then
 //! [`CollisionWorld::primitive_closest`] for every sphere and every gathered primitive whose
 //! bounding box overlaps the sphere's. `spherewalk / floor` says how many such passes a motor
 //! step costs.
@@ -593,27 +593,26 @@ impl Spherewalk {
     }
 
     /// The floor's queries at the current pose, for a step under `gravity` (m/s², world):
-    /// the motor's gather box (`Motor::reach`, with nothing carrying the character and the
-    /// walking intent) and the sphere centres.
+    /// the least box any step must look in (the spheres' bounding box grown by one step's move
+    /// and the skin width) and the sphere centres.
     fn frame(&self, gravity: &Vec3) -> FloorFrame {
         let (stack, s) = (self.motor.stack(), self.motor.settings());
         let speed = (self.state.velocity.norm() + gravity.norm() * DT)
             .max(SPEED)
             .min(s.max_speed);
-        let reach = Vec3::repeat(
-            stack.height()
-                + speed * DT
-                + s.step_height
-                + s.ground_clamp_distance
-                + 2.0 * s.skin_width,
-        );
         let p = self.pose.position;
         let mut spheres = [(p, 0.0); SPHERES];
+        let grow = speed * DT + s.skin_width;
+        let (mut lo, mut hi) = (p, p);
         for (slot, sphere) in spheres.iter_mut().zip(stack.spheres()) {
-            *slot = (self.pose.centre_at(sphere.offset_local), sphere.radius);
+            let centre = self.pose.centre_at(sphere.offset_local);
+            *slot = (centre, sphere.radius);
+            let r = Vec3::repeat(sphere.radius + grow);
+            lo = lo.inf(&(centre - r));
+            hi = hi.sup(&(centre + r));
         }
         FloorFrame {
-            bounds: Aabb::new(p - reach, p + reach),
+            bounds: Aabb::new(lo, hi),
             spheres,
         }
     }
@@ -694,7 +693,7 @@ impl Floor {
         }
     }
 
-    /// One pass at the next frame: gathers the primitives in the motor's box, then the closest
+    /// One pass at the next frame: gathers the primitives in the least box, then the closest
     /// point of every primitive whose box overlaps a sphere's, for every sphere. Returns
     /// (primitives gathered, closest points asked, closest points found).
     fn pass(&mut self) -> (usize, usize, usize) {
