@@ -149,6 +149,9 @@ pub struct Collider {
     pub angular_velocity: Vec3,
     /// World bounding box (m).
     pub aabb: Aabb,
+    /// The shape as closed-form solids (local), when it is made of balls, cuboids and
+    /// capsules only.
+    solids: Option<primitive::LocalSolids>,
 }
 
 /// Farthest a collider may reach from the world origin along any axis (m, world): 1000 km.
@@ -230,6 +233,7 @@ impl CollisionWorld {
     /// are in use.
     pub fn insert(&mut self, desc: ColliderDesc) -> Result<ColliderId, WorldError> {
         let aabb = checked_aabb(&desc)?;
+        let solids = primitive::LocalSolids::of(&*desc.shape.0);
         let collider = Collider {
             shape: desc.shape,
             pose: desc.pose,
@@ -238,6 +242,7 @@ impl CollisionWorld {
             linear_velocity: desc.linear_velocity,
             angular_velocity: desc.angular_velocity,
             aabb,
+            solids,
         };
         let index = match self.free.pop() {
             Some(index) => index,
@@ -325,6 +330,9 @@ impl CollisionWorld {
             }
         }
         self.bvh.refit(&mut self.workspace);
+        // Moving leaves loosen the tree; re-optimising a slice of it each batch keeps queries
+        // fast (queries sort their results by id, so the layout never shows in them).
+        self.bvh.optimize_incremental(&mut self.workspace);
         Ok(())
     }
 
@@ -336,6 +344,7 @@ impl CollisionWorld {
     pub fn set_shape(&mut self, id: ColliderId, shape: SharedShape) -> Result<(), WorldError> {
         let collider = self.get_mut(id).ok_or(WorldError::UnknownCollider(id))?;
         let aabb = checked_aabb(&ColliderDesc::new(shape.clone()).pose(collider.pose))?;
+        collider.solids = primitive::LocalSolids::of(&*shape.0);
         collider.shape = shape;
         collider.aabb = aabb;
         self.bvh.insert(aabb, id.index());

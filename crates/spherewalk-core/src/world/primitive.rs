@@ -140,7 +140,10 @@ impl CollisionWorld {
                     walkable: !c.flags.not_walkable,
                     two_sided: c.flags.two_sided,
                 };
-                push_shape_primitives(owner, &*c.shape.0, &c.pose, WHOLE, aabb, out);
+                match &c.solids {
+                    Some(solids) => solids.push(owner, &c.pose, aabb, out),
+                    None => push_shape_primitives(owner, &*c.shape.0, &c.pose, WHOLE, aabb, out),
+                }
             }
         }
     }
@@ -478,29 +481,99 @@ fn push_shape_primitives(
 /// The primitive shape of a solid `shape` at `pose` (world) and its bounding box (world, m):
 /// balls, cuboids and capsules in closed form, anything else as part `part` of its collider.
 fn resolve_solid(shape: &dyn Shape, pose: &Iso, part: u32) -> (PrimitiveShape, Aabb) {
-    let resolved = match shape.shape_type() {
-        ShapeType::Ball => shape.as_ball().map(|b| {
-            let centre = Point3::from(pose.translation.vector);
-            let r = Vec3::repeat(b.radius);
-            let aabb = Aabb::new(centre - r, centre + r);
-            let radius = b.radius;
-            (PrimitiveShape::Ball { centre, radius }, aabb)
-        }),
-        ShapeType::Cuboid => shape.as_cuboid().map(|c| {
-            let half = c.half_extents;
-            (PrimitiveShape::Cuboid { pose: *pose, half }, c.aabb(pose))
-        }),
-        ShapeType::Capsule => shape.as_capsule().map(|c| {
-            let (a, b) = (pose * c.segment.a, pose * c.segment.b);
-            let r = Vec3::repeat(c.radius);
-            let aabb = Aabb::new(a.inf(&b) - r, a.sup(&b) + r);
-            let radius = c.radius;
-            (PrimitiveShape::Capsule { a, b, radius }, aabb)
-        }),
-        _ => None,
-    };
-    resolved.unwrap_or_else(|| {
-        let aabb = shape.compute_aabb(pose);
-        (PrimitiveShape::Solid { part, pose: *pose }, aabb)
-    })
+    match SolidKind::of(shape) {
+        Some(kind) => kind.at(pose),
+        None => {
+            let aabb = shape.compute_aabb(pose);
+            (PrimitiveShape::Solid { part, pose: *pose }, aabb)
+        }
+    }
+}
+
+/// A ball, cuboid or capsule, with its sizes (m) and axis (local): what a primitive of that
+/// kind needs besides its pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum SolidKind {
+    Ball { radius: Real },
+    Cuboid { half: Vec3 },
+    Capsule { a: Point3, b: Point3, radius: Real },
+}
+
+impl SolidKind {
+    /// The kind of `shape`, if it is one of the closed-form ones.
+    fn of(shape: &dyn Shape) -> Option<Self> {
+        match shape.shape_type() {
+            ShapeType::Ball => shape.as_ball().map(|b| Self::Ball { radius: b.radius }),
+            ShapeType::Cuboid => shape.as_cuboid().map(|c| Self::Cuboid {
+                half: c.half_extents,
+            }),
+            ShapeType::Capsule => shape.as_capsule().map(|c| Self::Capsule {
+                a: c.segment.a,
+                b: c.segment.b,
+                radius: c.radius,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The primitive shape of this solid at `pose` (world) and its bounding box (world, m).
+    fn at(&self, pose: &Iso) -> (PrimitiveShape, Aabb) {
+        match *self {
+            Self::Ball { radius } => {
+                let centre = Point3::from(pose.translation.vector);
+                let r = Vec3::repeat(radius);
+                let aabb = Aabb::new(centre - r, centre + r);
+                (PrimitiveShape::Ball { centre, radius }, aabb)
+            }
+            Self::Cuboid { half } => {
+                let aabb = Cuboid::new(half).aabb(pose);
+                (PrimitiveShape::Cuboid { pose: *pose, half }, aabb)
+            }
+            Self::Capsule { a, b, radius } => {
+                let (a, b) = (pose * a, pose * b);
+                let r = Vec3::repeat(radius);
+                let aabb = Aabb::new(a.inf(&b) - r, a.sup(&b) + r);
+                (PrimitiveShape::Capsule { a, b, radius }, aabb)
+            }
+        }
+    }
+}
+
+/// A collider's shape resolved once, when it is set, into closed-form solids in the
+/// collider's own frame: gathering it then reads one short array instead of following the
+/// shape's pointers (a crowd's compound bodies are gathered by every neighbour, every step).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct LocalSolids(Vec<(Option<Iso>, SolidKind)>);
+
+impl LocalSolids {
+    /// The solids of `shape`: itself, or every part of a compound with its part pose; `None`
+    /// unless all of them are balls, cuboids or capsules.
+    pub(crate) fn of(shape: &dyn Shape) -> Option<Self> {
+        if let Some(compound) = shape.as_compound() {
+            let parts = compound.shapes().iter();
+            let solids = parts.map(|(pose, part)| Some((Some(*pose), SolidKind::of(&*part.0)?)));
+            return solids.collect::<Option<Vec<_>>>().map(Self);
+        }
+        SolidKind::of(shape).map(|kind| Self(vec![(None, kind)]))
+    }
+
+    /// Appends the solids of the collider `owner` at `pose` (world) whose boxes overlap `aabb`
+    /// (world, m) to `out`.
+    fn push(&self, owner: Owner, pose: &Iso, aabb: &Aabb, out: &mut Vec<Primitive>) {
+        for (local, kind) in &self.0 {
+            let (shape, prim_aabb) = match local {
+                Some(local) => kind.at(&(pose * local)),
+                None => kind.at(pose),
+            };
+            if local.is_some() && !prim_aabb.intersects(aabb) {
+                continue;
+            }
+            out.push(Primitive {
+                collider: owner.collider,
+                walkable: owner.walkable,
+                aabb: prim_aabb,
+                shape,
+            });
+        }
+    }
 }
