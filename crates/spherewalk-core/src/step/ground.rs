@@ -42,12 +42,19 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
     let found = cast_support(ctx, &start, radius, &up, reach, skin)
         .or_else(|| support_below(ctx, &start, radius, &up, reach));
     let (k, hit) = found.filter(|(_, h)| h.normal.dot(&up) >= MAX_SUPPORT_COS)?;
-    // The smaller sphere found the surface; polish the distance for the true radius (exact for
-    // edges too, where the shrink does not map one-to-one onto distance along the cast).
+    // The smaller sphere found the surface; the true radius's distance differs (edges do not
+    // map the shrink one-to-one onto distance along the cast). Closed-form primitives are cast
+    // again with the true radius against that one primitive; others, and a true sphere that
+    // already overlaps it at the start, are polished with Newton steps.
     let rough = (hit.distance, hit.point, hit.normal);
-    let (toi, point, normal) =
+    let prim = &ctx.prims[k];
+    let exact = ctx
+        .world
+        .exact_cast_sphere(prim, &start, feet.radius, &down, reach + shrink);
+    let (toi, point, normal) = exact.unwrap_or_else(|| {
         ctx.world
-            .refine_cast(&ctx.prims[k], &start, feet.radius, &down, rough);
+            .refine_cast(prim, &start, feet.radius, &down, rough)
+    });
     let hit = crate::world::SphereCastHit {
         distance: toi,
         point,

@@ -290,7 +290,11 @@ impl Motor {
         let moved = self.move_and_push(&ctx, pose, state, clean, velocity, carry, report, scratch);
         self.resolve_ground(&ctx, pose, state, &moved, report, scratch);
         report.hits_truncated = report.hits.len() >= MAX_HITS;
-        report.max_penetration = max_penetration(&ctx, pose);
+        // A pushback pass that ended clear exactly here measured it already.
+        report.max_penetration = scratch
+            .contacts
+            .penetration_at(pose)
+            .unwrap_or_else(|| max_penetration(&ctx, pose));
         scratch.prims = prims;
         !cut_short.get() && self.inside(pose, bounds)
     }

@@ -65,6 +65,18 @@ pub struct ContactBuffer {
     /// The constraints that shaped this pass's earlier pushes, as constraints on a push from
     /// the current position (at most [`MAX_EARLIER`], newest last).
     earlier: Vec<Constraint>,
+    /// Where the last pass ended clear of every contact (no penetration over the tolerance)
+    /// and the deepest penetration (m) it measured there: [`max_penetration`] at that pose
+    /// without measuring again.
+    rest: Option<(Pose, Real)>,
+}
+
+impl ContactBuffer {
+    /// The deepest penetration (m) the last pushback pass measured, if it ended clear of
+    /// every contact exactly at `pose` (see [`max_penetration`]).
+    pub(crate) fn penetration_at(&self, pose: &Pose) -> Option<Real> {
+        self.rest.filter(|(p, _)| p == pose).map(|(_, d)| d)
+    }
 }
 
 /// Most earlier constraints a pass remembers.
@@ -162,10 +174,14 @@ pub fn pushback(
     let mut pushed: Real = 0.0;
     let mut summary = PushbackSummary::default();
     buffer.earlier.clear();
+    buffer.rest = None;
     for iteration in 0..settings.max_pushback_iterations {
         summary.iterations += 1;
-        gather(ctx, pose, &rules, buffer, hits);
+        let deepest = gather(ctx, pose, &rules, buffer, hits);
         if buffer.constraints.is_empty() {
+            // Every contact is within the tolerance, so none is behind a one-sided face and
+            // the stack's motion cannot change which hold: this is the stack at rest.
+            buffer.rest = Some((*pose, deepest));
             return summary;
         }
         if iteration + 1 == settings.max_pushback_iterations {
@@ -286,21 +302,22 @@ fn within_budget(d: Vec3, left: Real) -> (Vec3, bool) {
 }
 
 /// Collects every contact of every sphere at `pose` into `buffer` as constraints, and the
-/// contacts into `hits`.
+/// contacts into `hits`. Returns the deepest penetration (m, >= 0) measured, tolerated or not.
 fn gather(
     ctx: &StepContext<'_>,
     pose: &Pose,
     rules: &Rules,
     buffer: &mut ContactBuffer,
     hits: &mut Vec<Hit>,
-) {
+) -> Real {
     let tol = ctx.motor.settings.penetration_tolerance;
+    let mut deepest: Real = 0.0;
     buffer.found.clear();
     buffer.constraints.clear();
     for (index, sphere) in ctx.motor.stack.spheres().iter().enumerate() {
         let centre = pose.centre_at(sphere.offset_local);
         let from = centre - rules.motion;
-        collect_contacts(
+        let depth = collect_contacts(
             ctx,
             &centre,
             &from,
@@ -308,6 +325,7 @@ fn gather(
             tol,
             &mut buffer.contacts,
         );
+        deepest = deepest.max(depth);
         for &(k, sp) in buffer.contacts.iter() {
             let depth = sphere.radius - sp.distance;
             let c = constraint(ctx, rules, rules.risen, index, k, &sp, depth);
@@ -329,6 +347,7 @@ fn gather(
             });
         }
     }
+    deepest
 }
 
 /// The smallest displacement (m, world) that clears the contacts in `buffer`, leaving the

@@ -289,6 +289,40 @@ impl CollisionWorld {
         Some(self.refine_cast(prim, centre, radius, dir, rough))
     }
 
+    /// The closed-form sphere cast of [`Self::primitive_cast_sphere`] alone: `Some` only for a
+    /// hit on a triangle (from its front), ball, cuboid or capsule by a sphere that does not
+    /// overlap it at the start; `None` otherwise (a miss, another shape, an overlapping start).
+    pub(crate) fn exact_cast_sphere(
+        &self,
+        prim: &Primitive,
+        centre: &Point3,
+        radius: Real,
+        dir: &UnitVec3,
+        max_distance: Real,
+    ) -> Option<(Real, Point3, UnitVec3)> {
+        use super::cast::{self, SphereCast};
+        let cast = match prim.shape {
+            PrimitiveShape::Triangle { corners, normal } if normal.dot(dir) < 0.0 => {
+                cast::cast_sphere_triangle(&corners, centre, radius, dir, max_distance)
+            }
+            PrimitiveShape::Ball {
+                centre: at,
+                radius: r,
+            } => cast::cast_sphere_ball(&at, r, centre, radius, dir, max_distance),
+            PrimitiveShape::Cuboid { pose, half } => {
+                cast::cast_sphere_cuboid(&half, &pose, centre, radius, dir, max_distance)
+            }
+            PrimitiveShape::Capsule { a, b, radius: r } => {
+                cast::cast_sphere_capsule(&a, &b, r, centre, radius, dir, max_distance)
+            }
+            _ => return None,
+        };
+        match cast {
+            SphereCast::Hit { toi, point, normal } => Some((toi, point, normal)),
+            _ => None,
+        }
+    }
+
     /// Polishes a sphere-cast hit with Newton steps on the exact closest-point distance, so
     /// resting contacts are found to well under a micrometre: GJK hits (millimetre accurate)
     /// and the ground probe's hits for the true radius (it casts a slightly smaller sphere).

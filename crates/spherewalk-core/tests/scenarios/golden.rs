@@ -28,9 +28,9 @@ use crate::common::*;
 use spherewalk_core::{GroundState, MotorSettings, MoveIntent, Point3, Real, Vec3};
 
 /// FNV-1a 64 of the flat walk ([`flat_walk_trace_is_unchanged`]).
-const FLAT_WALK_HASH: u64 = 0x4183_473a_a827_7e05;
+const FLAT_WALK_HASH: u64 = 0xd815_5bcd_8b11_58ca;
 /// FNV-1a 64 of the planet walk ([`planet_walk_trace_is_unchanged`]).
-const PLANET_WALK_HASH: u64 = 0xda21_fc3f_5c26_93bc;
+const PLANET_WALK_HASH: u64 = 0xc29f_1062_0041_1d67;
 
 /// Steps in each golden walk.
 const STEPS: u32 = 1000;
