@@ -38,13 +38,22 @@ pub fn target_up(up_frame: &UpFrame, pose: &Pose, state: &MotorState, gravity: &
 /// otherwise (the feet sphere then never moves into geometry).
 pub fn turn_up(pose: &mut Pose, pivot: &Point3, target: &UnitVec3, max_angle: Real) -> Real {
     let up = pose.up();
-    let angle = crate::math::acos(up.dot(target));
+    let cross = up.cross(target);
+    // atan2 of the sine and cosine keeps small angles exact (acos of a cosine rounded to f32
+    // loses them below a few tenths of a milliradian).
+    let (sin, cos) = (cross.norm(), up.dot(target));
+    let angle = crate::math::atan2(sin, cos);
     if angle <= 1e-6 || max_angle <= 0.0 {
         return 0.0;
     }
-    let axis = UnitVec3::try_new(up.cross(target), 1e-6).unwrap_or_else(|| pose.right());
     let turn = angle.min(max_angle);
-    let rotation = crate::math::axis_angle(&axis, turn);
+    let rotation = if angle <= max_angle && sin > 1e-6 {
+        // The whole turn: the shortest arc from up to the target, with no trigonometry.
+        crate::math::rotation_between(&up, target)
+    } else {
+        let axis = UnitVec3::try_new(cross, 1e-6).unwrap_or_else(|| pose.right());
+        crate::math::axis_angle(&axis, turn)
+    };
     pose.orientation = Quat::new_normalize((rotation * pose.orientation).into_inner());
     pose.position = pivot + rotation * (pose.position - pivot);
     turn

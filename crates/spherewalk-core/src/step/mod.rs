@@ -49,6 +49,8 @@ pub struct Motor {
     settings: MotorSettings,
     filter: QueryFilter,
     cos_slope: Real,
+    /// Sine of the slope limit (the step offset's least forward move), computed once.
+    sin_slope: Real,
 }
 
 /// Everything the phases read during one step: the world, the motor, the primitives gathered
@@ -120,6 +122,7 @@ impl Motor {
             settings,
             filter: QueryFilter::default(),
             cos_slope: crate::math::cos(settings.slope_limit),
+            sin_slope: crate::math::sin(settings.slope_limit),
         })
     }
 
@@ -602,8 +605,7 @@ impl Motor {
             * arm;
         let margin = speed * input.dt + turn + 2.0 * s.skin_width + REGION_SLACK;
         let want = project_on_plane(&input.intent.velocity, &up) + carried;
-        let feet = self.stack.feet().radius;
-        let least = feet * (1.0 - crate::math::sin(s.slope_limit)) + s.skin_width;
+        let least = self.least_forward();
         let ahead = UnitVec3::try_new(want, 1e-6).map_or(Vec3::zeros(), |d| {
             d.into_inner() * (2.0 * least + s.min_step_depth)
         });
@@ -614,6 +616,13 @@ impl Motor {
         let above = rise.sup(&drop).sup(&zero) + ahead.sup(&zero);
         let m = Vec3::repeat(margin);
         Aabb::new(lo + below - m, hi + above + m)
+    }
+
+    /// The least forward move (m) that lands the round feet on a tread they were stopped at:
+    /// `radius * (1 - sin(slope_limit)) + skin_width`, the feet's contact with the edge then
+    /// leaning back within the slope limit.
+    pub(crate) fn least_forward(&self) -> Real {
+        self.stack.feet().radius * (1.0 - self.sin_slope) + self.settings.skin_width
     }
 
     /// The wide region (world, m) a step falls back on when it reached past its tight one

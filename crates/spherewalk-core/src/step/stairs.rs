@@ -66,7 +66,7 @@ pub fn try_step_up(
     // step forward plays this part). Only a move stopped nearly head-on goes further; one
     // sliding along a wall never does.
     let feet = ctx.motor.stack.feet();
-    let least = feet.radius * (1.0 - crate::math::sin(settings.slope_limit)) + settings.skin_width;
+    let least = ctx.motor.least_forward();
     let facing = blocked_by.map_or(0.0, |n| -n.dot(&dir));
     // Stopped at once (the plain move got under a quarter of the way) or by a face within 60
     // degrees of head-on: the retry goes `least` past the stop, further when oblique.

@@ -30,7 +30,7 @@ use spherewalk_core::{GroundState, MotorSettings, MoveIntent, Point3, Real, Vec3
 /// FNV-1a 64 of the flat walk ([`flat_walk_trace_is_unchanged`]).
 const FLAT_WALK_HASH: u64 = 0xd815_5bcd_8b11_58ca;
 /// FNV-1a 64 of the planet walk ([`planet_walk_trace_is_unchanged`]).
-const PLANET_WALK_HASH: u64 = 0xc29f_1062_0041_1d67;
+const PLANET_WALK_HASH: u64 = 0xc26f_4856_7ea6_829c;
 
 /// Steps in each golden walk.
 const STEPS: u32 = 1000;
