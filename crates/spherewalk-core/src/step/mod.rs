@@ -217,28 +217,11 @@ impl Motor {
         let carry = carried_velocity(world, hooks, pose, state, clean.dt);
         let tight = self.region(pose, state, &clean, &carry.0);
         let (start, start_state, flags) = (*pose, *state, report.flags);
-        let done = self.step_in(
-            world,
-            &tight,
-            pose,
-            state,
-            &clean,
-            carry,
-            report,
-            hooks,
-            &mut scratch,
-        );
-        if !done {
-            // Something reached past the tight region: the whole step again over the wide one,
-            // from where it started.
-            *pose = start;
-            *state = start_state;
-            report.reset();
-            report.flags = flags;
-            let wide = tight.merged(&self.wide_region(&start, state, &clean, carry.0.norm()));
-            self.step_in(
+        let mut bounds = tight;
+        for attempt in 0..2 {
+            let done = self.step_in(
                 world,
-                &wide,
+                &bounds,
                 pose,
                 state,
                 &clean,
@@ -247,6 +230,16 @@ impl Motor {
                 hooks,
                 &mut scratch,
             );
+            if done || attempt > 0 {
+                break;
+            }
+            // Something reached past the tight region: the whole step again over the wide
+            // one, from where it started.
+            *pose = start;
+            *state = start_state;
+            report.reset();
+            report.flags = flags;
+            bounds = tight.merged(&self.wide_region(&start, state, &clean, carry.0.norm()));
         }
         report.scratch = scratch;
     }

@@ -557,7 +557,6 @@ fn inputs_finite(centre: &Point3, radius: Real, dir: &UnitVec3, max_distance: Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::Quat;
     use parry3d::shape::{Ball, Capsule, Cuboid, Triangle};
 
     /// Time-of-impact agreement with GJK once polished (m).
@@ -573,47 +572,7 @@ mod tests {
     /// Random cases per shape kind.
     const CASES: usize = 400;
 
-    /// Deterministic linear congruential generator (Knuth's MMIX constants).
-    struct Lcg(u64);
-
-    impl Lcg {
-        /// Uniform in [0, 1).
-        fn unit(&mut self) -> Real {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 40) as Real) / ((1u64 << 24) as Real)
-        }
-
-        /// Uniform in [lo, hi).
-        fn range(&mut self, lo: Real, hi: Real) -> Real {
-            lo + (hi - lo) * self.unit()
-        }
-
-        /// Uniform in the cube [-s, s]³.
-        fn vec(&mut self, s: Real) -> Vec3 {
-            Vec3::new(self.range(-s, s), self.range(-s, s), self.range(-s, s))
-        }
-
-        /// Uniform unit vector (rejection sampling in the unit ball).
-        fn dir(&mut self) -> UnitVec3 {
-            loop {
-                let v = self.vec(1.0);
-                let n = v.norm();
-                if n > 0.1 && n <= 1.0 {
-                    return UnitVec3::new_normalize(v);
-                }
-            }
-        }
-
-        /// Random rigid pose within `s` (m) of the origin.
-        fn pose(&mut self, s: Real) -> Iso {
-            let axis = self.dir();
-            let angle = self.range(-3.1, 3.1);
-            Iso::from_parts(self.vec(s).into(), Quat::from_axis_angle(&axis, angle))
-        }
-    }
+    use super::super::test_rng::Lcg;
 
     /// GJK reference: the motor's own GJK path, before its Newton polish.
     use super::super::primitive::gjk_cast_sphere as gjk;

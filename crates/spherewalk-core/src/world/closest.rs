@@ -311,35 +311,10 @@ fn degenerate_normal(shape: &dyn Shape, pose: &Iso, query: &Point3) -> UnitVec3 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::Quat;
     use parry3d::query::PointQuery;
     use parry3d::shape::{Ball, Capsule, Cuboid};
 
-    /// A small deterministic generator (64-bit LCG).
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn unit(&mut self) -> Real {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 40) as Real) / ((1u64 << 24) as Real)
-        }
-        fn range(&mut self, lo: Real, hi: Real) -> Real {
-            lo + (hi - lo) * self.unit()
-        }
-        fn vec(&mut self, s: Real) -> Vec3 {
-            Vec3::new(self.range(-s, s), self.range(-s, s), self.range(-s, s))
-        }
-        fn pose(&mut self, s: Real) -> Iso {
-            let axis = UnitVec3::new_normalize(self.vec(1.0) + Vec3::new(0.0, 1e-3, 0.0));
-            Iso::from_parts(
-                self.vec(s).into(),
-                Quat::from_axis_angle(&axis, self.range(-3.1, 3.1)),
-            )
-        }
-    }
+    use super::super::test_rng::Lcg;
 
     /// Each closed form against parry's projection of the same shape, for random poses and
     /// queries inside and outside: the same side, the same point and a distance that matches

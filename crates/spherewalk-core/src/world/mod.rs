@@ -4,6 +4,8 @@ mod cast;
 mod closest;
 mod primitive;
 pub(crate) mod query;
+#[cfg(test)]
+mod test_rng;
 
 pub use primitive::{Primitive, PrimitiveShape, SurfacePoint};
 pub use query::{RayHit, SphereCastHit};

@@ -239,28 +239,10 @@ impl CollisionWorld {
         dir: &UnitVec3,
         max_distance: Real,
     ) -> Option<(Real, Point3, UnitVec3)> {
-        use super::cast::{self, SphereCast};
+        use super::cast::SphereCast;
         // Triangles, cuboids, balls and capsules: exact casts in closed form. Starts that
         // already overlap, and other shapes, keep the GJK path below.
-        let analytic = match prim.shape {
-            PrimitiveShape::Triangle { corners, normal } => {
-                if normal.dot(dir) >= 0.0 {
-                    return None;
-                }
-                cast::cast_sphere_triangle(&corners, centre, radius, dir, max_distance)
-            }
-            PrimitiveShape::Ball {
-                centre: at,
-                radius: r,
-            } => cast::cast_sphere_ball(&at, r, centre, radius, dir, max_distance),
-            PrimitiveShape::Cuboid { pose, half } => {
-                cast::cast_sphere_cuboid(&half, &pose, centre, radius, dir, max_distance)
-            }
-            PrimitiveShape::Capsule { a, b, radius: r } => {
-                cast::cast_sphere_capsule(&a, &b, r, centre, radius, dir, max_distance)
-            }
-            PrimitiveShape::Solid { .. } => SphereCast::Fallback,
-        };
+        let analytic = closed_form_cast(prim, centre, radius, dir, max_distance);
         match analytic {
             SphereCast::Hit { toi, point, normal } => return Some((toi, point, normal)),
             SphereCast::Miss => return None,
@@ -300,25 +282,8 @@ impl CollisionWorld {
         dir: &UnitVec3,
         max_distance: Real,
     ) -> Option<(Real, Point3, UnitVec3)> {
-        use super::cast::{self, SphereCast};
-        let cast = match prim.shape {
-            PrimitiveShape::Triangle { corners, normal } if normal.dot(dir) < 0.0 => {
-                cast::cast_sphere_triangle(&corners, centre, radius, dir, max_distance)
-            }
-            PrimitiveShape::Ball {
-                centre: at,
-                radius: r,
-            } => cast::cast_sphere_ball(&at, r, centre, radius, dir, max_distance),
-            PrimitiveShape::Cuboid { pose, half } => {
-                cast::cast_sphere_cuboid(&half, &pose, centre, radius, dir, max_distance)
-            }
-            PrimitiveShape::Capsule { a, b, radius: r } => {
-                cast::cast_sphere_capsule(&a, &b, r, centre, radius, dir, max_distance)
-            }
-            _ => return None,
-        };
-        match cast {
-            SphereCast::Hit { toi, point, normal } => Some((toi, point, normal)),
+        match closed_form_cast(prim, centre, radius, dir, max_distance) {
+            super::cast::SphereCast::Hit { toi, point, normal } => Some((toi, point, normal)),
             _ => None,
         }
     }
@@ -509,6 +474,36 @@ fn push_shape_primitives(
                 shape,
             });
         }
+    }
+}
+
+/// The closed-form sphere cast (see [`CollisionWorld::primitive_cast_sphere`]) against a
+/// triangle (a miss from behind), ball, cuboid or capsule; [`super::cast::SphereCast::Fallback`]
+/// for other shapes and overlapping starts.
+fn closed_form_cast(
+    prim: &Primitive,
+    centre: &Point3,
+    radius: Real,
+    dir: &UnitVec3,
+    max_distance: Real,
+) -> super::cast::SphereCast {
+    use super::cast::{self, SphereCast};
+    match prim.shape {
+        PrimitiveShape::Triangle { normal, .. } if normal.dot(dir) >= 0.0 => SphereCast::Miss,
+        PrimitiveShape::Triangle { corners, .. } => {
+            cast::cast_sphere_triangle(&corners, centre, radius, dir, max_distance)
+        }
+        PrimitiveShape::Ball {
+            centre: at,
+            radius: r,
+        } => cast::cast_sphere_ball(&at, r, centre, radius, dir, max_distance),
+        PrimitiveShape::Cuboid { pose, half } => {
+            cast::cast_sphere_cuboid(&half, &pose, centre, radius, dir, max_distance)
+        }
+        PrimitiveShape::Capsule { a, b, radius: r } => {
+            cast::cast_sphere_capsule(&a, &b, r, centre, radius, dir, max_distance)
+        }
+        PrimitiveShape::Solid { .. } => SphereCast::Fallback,
     }
 }
 
