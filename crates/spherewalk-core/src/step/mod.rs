@@ -182,8 +182,9 @@ impl Motor {
     /// Advances one character by one fixed step. Pure and deterministic: the same inputs (and
     /// deterministic `hooks`) give bit-identical `pose`, `state` and `report`.
     ///
-    /// It gathers the primitives within reach, keeps those whose collider `hooks` validates,
-    /// and composes the public phases:
+    /// It gathers the primitives in the step's region (the stack's box grown by what the
+    /// phases can reach; run again over a wider cube when a phase reaches past it), keeps those
+    /// whose collider `hooks` validates, and composes the public phases:
     /// 1. **Up frame**: [`turn_up`] toward [`target_up`] at the turn rate (pivoting about the
     ///    ground contact when grounded, else the feet sphere's centre; heading carried along),
     ///    the intent's yaw, then [`pushback`] if it turned.
