@@ -5,7 +5,6 @@
 //! Every function returns a [`SurfacePoint`] when the signed distance is at most
 //! `max_distance` (m), or `None`. Conventions: metres, world frame unless a name says `local`.
 
-use super::SurfacePoint;
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
 use parry3d::shape::Shape;
 
@@ -18,6 +17,21 @@ const PRISM_SLACK: Real = 1e-5;
 /// and its projection is f32 rounding (16 ulps), too noisy to give a direction: the
 /// feature's own normal is used instead.
 const ROUNDING: Real = 2e-6;
+
+/// The closest point of a primitive to a query point, with sidedness.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SurfacePoint {
+    /// Closest point on the surface (world, m).
+    pub point: Point3,
+    /// Unit direction in which to move the query point to leave the surface the short way
+    /// (world): from the surface toward the query point when outside, reversed when inside.
+    pub contact_normal: UnitVec3,
+    /// The face's own normal at that point (world); equal to `contact_normal` for solids.
+    pub surface_normal: UnitVec3,
+    /// Signed distance from the query point to the surface along `contact_normal` (m):
+    /// negative when the point is inside (behind a one-sided face or within a solid).
+    pub distance: Real,
+}
 
 /// Which part of a triangle a closest point lies on.
 #[derive(Clone, Copy, PartialEq, Eq)]

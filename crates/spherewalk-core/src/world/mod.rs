@@ -7,7 +7,8 @@ pub(crate) mod query;
 #[cfg(test)]
 mod test_rng;
 
-pub use primitive::{Primitive, PrimitiveShape, SurfacePoint};
+pub use closest::SurfacePoint;
+pub use primitive::{Primitive, PrimitiveShape};
 pub use query::{RayHit, SphereCastHit};
 
 pub use crate::contact::ColliderId;

@@ -3,7 +3,8 @@
 //! solid parry shapes), with closest point, sphere cast and ray cast.
 
 use super::closest::{
-    DEGENERATE, ball_closest, capsule_closest, cuboid_closest, solid_closest, triangle_closest,
+    DEGENERATE, SurfacePoint, ball_closest, capsule_closest, cuboid_closest, solid_closest,
+    triangle_closest,
 };
 use super::{ColliderId, CollisionWorld};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
@@ -103,21 +104,6 @@ impl Primitive {
             _ => true,
         }
     }
-}
-
-/// The closest point of a primitive to a query point, with sidedness.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SurfacePoint {
-    /// Closest point on the surface (world, m).
-    pub point: Point3,
-    /// Unit direction in which to move the query point to leave the surface the short way
-    /// (world): from the surface toward the query point when outside, reversed when inside.
-    pub contact_normal: UnitVec3,
-    /// The face's own normal at that point (world); equal to `contact_normal` for solids.
-    pub surface_normal: UnitVec3,
-    /// Signed distance from the query point to the surface along `contact_normal` (m):
-    /// negative when the point is inside (behind a one-sided face or within a solid).
-    pub distance: Real,
 }
 
 impl CollisionWorld {
