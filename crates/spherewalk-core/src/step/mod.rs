@@ -300,17 +300,30 @@ impl Motor {
     /// distance below (`ground_clamp_distance` plus twice the skin width along -up), lies
     /// inside `bounds`: everything the next phases look at from there was gathered.
     fn inside(&self, pose: &Pose, bounds: &Aabb) -> bool {
-        let s = &self.settings;
+        let stack = self.stack_box(pose, self.settings.skin_width);
+        let drop = self.probe_drop(&pose.up());
+        let zero = Vec3::zeros();
+        let reach = Aabb::new(stack.mins + drop.inf(&zero), stack.maxs + drop.sup(&zero));
+        bounds.contains(&reach)
+    }
+
+    /// The bounding box (world, m) of the stack's spheres at `pose`, each grown by `grow` (m).
+    fn stack_box(&self, pose: &Pose, grow: Real) -> Aabb {
         let mut lo = Point3::from(Vec3::repeat(Real::INFINITY));
         let mut hi = Point3::from(Vec3::repeat(Real::NEG_INFINITY));
         for (c, sphere) in pose.sphere_centres(&self.stack).zip(self.stack.spheres()) {
-            let r = Vec3::repeat(sphere.radius + s.skin_width);
+            let r = Vec3::repeat(sphere.radius + grow);
             lo = lo.inf(&(c - r));
             hi = hi.sup(&(c + r));
         }
-        let drop = -pose.up().into_inner() * (s.ground_clamp_distance + 2.0 * s.skin_width);
-        let zero = Vec3::zeros();
-        bounds.contains(&Aabb::new(lo + drop.inf(&zero), hi + drop.sup(&zero)))
+        Aabb::new(lo, hi)
+    }
+
+    /// How far below the feet (world, m, along -`up`) the ground probe may look: the ground
+    /// clamp distance plus twice the skin width.
+    fn probe_drop(&self, up: &UnitVec3) -> Vec3 {
+        let s = &self.settings;
+        -up.into_inner() * (s.ground_clamp_distance + 2.0 * s.skin_width)
     }
 
     /// Fills `prims` with the primitives within `bounds` (world) whose collider the hooks
@@ -580,15 +593,12 @@ impl Motor {
         let s = &self.settings;
         let speed = self.speed(state, input, carried.norm());
         let pivot = self.pivot(pose, state);
-        let mut lo = Point3::from(Vec3::repeat(Real::INFINITY));
-        let mut hi = Point3::from(Vec3::repeat(Real::NEG_INFINITY));
-        let mut arm: Real = 0.0;
-        for (centre, sphere) in pose.sphere_centres(&self.stack).zip(self.stack.spheres()) {
-            let r = Vec3::repeat(sphere.radius);
-            lo = lo.inf(&(centre - r));
-            hi = hi.sup(&(centre + r));
-            arm = arm.max((centre - pivot).norm() + sphere.radius);
-        }
+        let stack = self.stack_box(pose, 0.0);
+        let arm = pose
+            .sphere_centres(&self.stack)
+            .zip(self.stack.spheres())
+            .map(|(centre, sphere)| (centre - pivot).norm() + sphere.radius)
+            .fold(0.0, Real::max);
         let up = pose.up();
         // The chord of a turn is at most its angle, and at most the distance between the two
         // unit ups.
@@ -604,12 +614,12 @@ impl Motor {
             d.into_inner() * (2.0 * least + s.min_step_depth)
         });
         let rise = up.into_inner() * s.step_height;
-        let drop = -up.into_inner() * (s.ground_clamp_distance + 2.0 * s.skin_width);
+        let drop = self.probe_drop(&up);
         let zero = Vec3::zeros();
         let below = rise.inf(&drop).inf(&zero) + ahead.inf(&zero);
         let above = rise.sup(&drop).sup(&zero) + ahead.sup(&zero);
         let m = Vec3::repeat(margin);
-        Aabb::new(lo + below - m, hi + above + m)
+        Aabb::new(stack.mins + below - m, stack.maxs + above + m)
     }
 
     /// The least forward move (m) that lands the round feet on a tread they were stopped at:

@@ -382,6 +382,29 @@ struct Owner {
     two_sided: bool,
 }
 
+impl Owner {
+    /// Appends the solid `(shape, box)` (world) of this collider to `out`; a compound `part`
+    /// only when its box overlaps `region` (world, m), the whole collider's box having passed
+    /// the broadphase already.
+    fn push_solid(
+        &self,
+        (shape, aabb): (PrimitiveShape, Aabb),
+        part: bool,
+        region: &Aabb,
+        out: &mut Vec<Primitive>,
+    ) {
+        if part && !aabb.intersects(region) {
+            return;
+        }
+        out.push(Primitive {
+            collider: self.collider,
+            walkable: self.walkable,
+            aabb,
+            shape,
+        });
+    }
+}
+
 fn push_shape_primitives(
     owner: Owner,
     shape: &dyn Shape,
@@ -447,18 +470,7 @@ fn push_shape_primitives(
             }
         }
         _ => {
-            let (shape, prim_aabb) = resolve_solid(shape, pose, part);
-            // A compound part outside the region is skipped (the whole collider's box was
-            // tested by the broadphase).
-            if part != WHOLE && !prim_aabb.intersects(aabb) {
-                return;
-            }
-            out.push(Primitive {
-                collider: owner.collider,
-                walkable: owner.walkable,
-                aabb: prim_aabb,
-                shape,
-            });
+            owner.push_solid(resolve_solid(shape, pose, part), part != WHOLE, aabb, out);
         }
     }
 }
@@ -576,19 +588,11 @@ impl LocalSolids {
     /// (world, m) to `out`.
     fn push(&self, owner: Owner, pose: &Iso, aabb: &Aabb, out: &mut Vec<Primitive>) {
         for (local, kind) in &self.0 {
-            let (shape, prim_aabb) = match local {
+            let resolved = match local {
                 Some(local) => kind.at(&(pose * local)),
                 None => kind.at(pose),
             };
-            if local.is_some() && !prim_aabb.intersects(aabb) {
-                continue;
-            }
-            out.push(Primitive {
-                collider: owner.collider,
-                walkable: owner.walkable,
-                aabb: prim_aabb,
-                shape,
-            });
+            owner.push_solid(resolved, local.is_some(), aabb, out);
         }
     }
 }
