@@ -435,15 +435,20 @@ impl Motor {
         if mode == PushMode::Grounded && s.blocked_speed > BLOCKED_SPEED {
             let want = project_on_plane(&input.intent.velocity, &start.up()) + carried;
             let trial = (&mut scratch.contacts, &mut scratch.trial_hits);
-            let step = try_step_up(
-                ctx,
-                &start,
-                pose,
-                s.blocked_by,
-                &(want * input.dt),
-                input.dt,
-                trial,
-            );
+            // Nothing can be stood on past a collider flagged not walkable (another
+            // character's body): the step offset is not tried against it.
+            let step = s.blocked_climbable.then(|| {
+                try_step_up(
+                    ctx,
+                    &start,
+                    pose,
+                    s.blocked_by,
+                    &(want * input.dt),
+                    input.dt,
+                    trial,
+                )
+            });
+            let step = step.flatten();
             if let Some(step) = step {
                 *pose = step.pose;
                 report.stepped_up = step.rise;

@@ -128,6 +128,7 @@ pub fn move_substepped(
         if s.blocked_speed > total.blocked_speed {
             total.blocked_speed = s.blocked_speed;
             total.blocked_by = s.blocked_by;
+            total.blocked_climbable = s.blocked_climbable;
         }
     }
     (count, total)

@@ -46,6 +46,9 @@ pub struct PushbackSummary {
     pub blocked_by: Option<UnitVec3>,
     /// Velocity removed by that blocking contact (m/s, >= 0).
     pub blocked_speed: Real,
+    /// True when that blocking contact's collider may be stood on: false for a collider
+    /// flagged not walkable (another character's body), which the step offset never climbs.
+    pub blocked_climbable: bool,
     /// True when the iteration budget ran out with a penetration still above the tolerance:
     /// the solve was degraded (squeezed between solids, or an impossible overlap).
     pub exhausted: bool,
@@ -212,6 +215,7 @@ pub fn pushback(
         if clip.blocked_speed > summary.blocked_speed {
             summary.blocked_speed = clip.blocked_speed;
             summary.blocked_by = clip.blocked_by;
+            summary.blocked_climbable = clip.blocked_climbable;
         }
         if partial && let Some(cut) = ctx.cut_short {
             cut.set(true);
@@ -483,6 +487,7 @@ fn constraint(
         lifts: false,
         firm: false,
         surface_normal: sp.surface_normal,
+        climbable: ctx.prims.get(k).is_some_and(|p| p.walkable),
     };
     if index == 0 && walkable && mode != PushMode::Walls {
         // Lift straight up by the amount that clears the contact plane. `normal` stays the
