@@ -39,7 +39,7 @@ pub fn body_pose(pose: &Pose) -> Iso {
 }
 
 /// Inserts the body of a character of `stack` at `pose` (world) on [`CHARACTER_LAYER`], not
-/// walkable.
+/// walkable, in the world's cell grid (bodies all move every step).
 ///
 /// # Errors
 /// [`WorldError`] when the collision world refuses it (a non-finite pose).
@@ -51,7 +51,8 @@ pub fn insert_body(
     let collider = ColliderDesc::new(body_shape(stack))
         .pose(body_pose(pose))
         .layers(CHARACTER_LAYER)
-        .not_walkable();
+        .not_walkable()
+        .on_grid();
     collision.insert(collider).map(Body)
 }
 

@@ -36,6 +36,26 @@ pub(crate) fn for_each<T: Send>(items: &mut [T], parallel: bool, f: impl Fn(&mut
     items.iter_mut().for_each(f);
 }
 
+/// [`for_each`] with a value made by `init` lent to `f` with each item: one per job on
+/// rayon's pool, one for the whole serial run. For working buffers only: `f` must give the
+/// same result whatever the value held before.
+pub(crate) fn for_each_init<T: Send, S>(
+    items: &mut [T],
+    parallel: bool,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &mut T) + Sync + Send,
+) {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        items.par_iter_mut().for_each_init(init, f);
+        return;
+    }
+    let _ = parallel;
+    let mut value = init();
+    items.iter_mut().for_each(|item| f(&mut value, item));
+}
+
 /// `items.filter_map(f)` in order, computed on rayon's pool when `parallel` is asked for and
 /// the `parallel` feature is on; the output order is the input order either way.
 pub(crate) fn filter_map<T: Sync, U: Send>(

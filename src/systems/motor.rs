@@ -7,7 +7,7 @@ use crate::components::{Character, LastStep, PreviousPose};
 use hecs::World;
 use spherewalk_core::{
     CollisionWorld, ContactHooks, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real,
-    StepInput,
+    StepInput, StepScratch,
 };
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
@@ -50,14 +50,14 @@ pub fn step_characters(
 ) {
     let fields = gravity_fields(world);
     let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
-    let step_one = |item: &mut Item<'_>| {
+    // One scratch per thread, hot in cache, rather than one per character.
+    let step_one = |scratch: &mut StepScratch, item: &mut Item<'_>| {
         let (character, pose, previous, state, intent, last) = item;
         previous.0 = **pose;
         let middle = pose.centre_at(0.5 * character.motor.stack().height());
         let input = StepInput::new(**intent, fields.at(&middle), dt);
-        character
-            .motor
-            .step_with_hooks(collision, pose, state, &input, &mut last.0, hooks);
+        let motor = &character.motor;
+        motor.step_with_scratch(collision, pose, state, &input, &mut last.0, hooks, scratch);
     };
-    super::for_each(&mut items, parallel, step_one);
+    super::for_each_init(&mut items, parallel, StepScratch::default, step_one);
 }

@@ -41,9 +41,9 @@ pub use shape::{
 pub use state::{MotorState, MoveIntent, StepInput};
 pub use step::{
     ClampRules, ContactBuffer, InputFlags, Landing, MAX_GRAVITY, MAX_HITS, MAX_SUBSTEPS, Motor,
-    PushMode, PushbackSummary, ResizeError, StepContext, StepReport, StepUp, clamp_to_ground,
-    max_penetration, move_substepped, movement_velocity, probe_ground, pushback, surface_normal_at,
-    target_up, try_step_up, turn_up, yaw,
+    PushMode, PushbackSummary, ResizeError, StepContext, StepReport, StepScratch, StepUp,
+    clamp_to_ground, max_penetration, move_substepped, movement_velocity, probe_ground, pushback,
+    surface_normal_at, target_up, try_step_up, turn_up, yaw,
 };
 pub use world::{
     Collider, ColliderDesc, ColliderFlags, CollisionWorld, DEFAULT_LAYER, MAX_COORD, Primitive,

@@ -15,7 +15,7 @@ mod stairs;
 pub use frame::{target_up, turn_up, yaw};
 pub use report::{InputFlags, StepReport};
 pub use resize::ResizeError;
-use scratch::Scratch;
+pub use scratch::StepScratch;
 
 pub use ground::{ClampRules, Landing, clamp_to_ground, probe_ground, surface_normal_at};
 pub use movement::{MAX_SUBSTEPS, move_substepped, movement_velocity};
@@ -206,13 +206,33 @@ impl Motor {
         report: &mut StepReport,
         hooks: &dyn ContactHooks,
     ) {
+        let mut scratch = std::mem::take(&mut report.scratch);
+        self.step_with_scratch(world, pose, state, input, report, hooks, &mut scratch);
+        report.scratch = scratch;
+    }
+
+    /// [`Self::step_with_hooks`] with its working buffers in `scratch` instead of in `report`.
+    /// The result is the same bit for bit whatever `scratch` held before; a crowd stepped
+    /// through one scratch per thread keeps those buffers in cache.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_with_scratch(
+        &self,
+        world: &CollisionWorld,
+        pose: &mut Pose,
+        state: &mut MotorState,
+        input: &StepInput,
+        report: &mut StepReport,
+        hooks: &dyn ContactHooks,
+        scratch: &mut StepScratch,
+    ) {
         report.reset();
         let Some(clean) = self.sanitize(pose, state, input, report) else {
             report.ground = state.ground;
             report.ground_hit = state.ground_hit;
             return;
         };
-        let mut scratch = std::mem::take(&mut report.scratch);
+        // The scratch may come from another character: nothing in it may carry over.
+        scratch.contacts.forget_rest();
         // What the ground carries the character by is known before the move, so the gathered
         // region covers it.
         let carry = carried_velocity(world, hooks, pose, state, clean.dt);
@@ -221,15 +241,7 @@ impl Motor {
         let mut bounds = tight;
         for attempt in 0..2 {
             let done = self.step_in(
-                world,
-                &bounds,
-                pose,
-                state,
-                &clean,
-                carry,
-                report,
-                hooks,
-                &mut scratch,
+                world, &bounds, pose, state, &clean, carry, report, hooks, scratch,
             );
             if done || attempt > 0 {
                 break;
@@ -242,7 +254,6 @@ impl Motor {
             report.flags = flags;
             bounds = tight.merged(&self.wide_region(&start, state, &clean, carry.0.norm()));
         }
-        report.scratch = scratch;
     }
 
     /// The phases of one step over the primitives gathered in `bounds` (world, m). False when
@@ -259,7 +270,7 @@ impl Motor {
         carry: (Vec3, Real),
         report: &mut StepReport,
         hooks: &dyn ContactHooks,
-        scratch: &mut Scratch,
+        scratch: &mut StepScratch,
     ) -> bool {
         let mut prims = std::mem::take(&mut scratch.prims);
         self.gather(
@@ -370,7 +381,7 @@ impl Motor {
         state: &MotorState,
         input: &StepInput,
         report: &mut StepReport,
-        scratch: &mut Scratch,
+        scratch: &mut StepScratch,
     ) -> Vec3 {
         let dt = input.dt;
         let target = target_up(&self.settings.up_frame, pose, state, &input.gravity);
@@ -410,7 +421,7 @@ impl Motor {
         velocity: Vec3,
         (carried, turn): (Vec3, Real),
         report: &mut StepReport,
-        scratch: &mut Scratch,
+        scratch: &mut StepScratch,
     ) -> Moved {
         let (own, jumped) = self.own_velocity(ctx, pose, state, input, velocity, report);
         let grounded = state.ground == GroundState::Grounded;
@@ -501,7 +512,7 @@ impl Motor {
         state: &mut MotorState,
         moved: &Moved,
         report: &mut StepReport,
-        scratch: &mut Scratch,
+        scratch: &mut StepScratch,
     ) {
         let was_grounded = state.ground == GroundState::Grounded;
         let rules = ClampRules {
@@ -544,7 +555,7 @@ impl Motor {
         velocity: &mut Vec3,
         rules: ClampRules,
         report: &mut StepReport,
-        scratch: &mut Scratch,
+        scratch: &mut StepScratch,
     ) -> Landing {
         let settings = &self.settings;
         let reach = if rules.clamp {

@@ -77,6 +77,10 @@ pub struct ContactBuffer {
 impl ContactBuffer {
     /// The deepest penetration (m) the last pushback pass measured, if it ended clear of
     /// every contact exactly at `pose` (see [`max_penetration`]).
+    pub(crate) fn forget_rest(&mut self) {
+        self.rest = None;
+    }
+
     pub(crate) fn penetration_at(&self, pose: &Pose) -> Option<Real> {
         self.rest.filter(|(p, _)| p == pose).map(|(_, d)| d)
     }

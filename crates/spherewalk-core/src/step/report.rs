@@ -1,6 +1,6 @@
 //! What a motor step did: ground state, events, contacts and input flags.
 
-use super::scratch::Scratch;
+use super::scratch::StepScratch;
 use crate::contact::{GroundHit, GroundState, Hit};
 use crate::math::Real;
 
@@ -84,7 +84,7 @@ pub struct StepReport {
     /// Inputs that were clamped or ignored.
     pub flags: InputFlags,
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) scratch: Scratch,
+    pub(crate) scratch: StepScratch,
 }
 
 impl StepReport {

@@ -1,7 +1,9 @@
-//! The static and kinematic geometry characters move through, indexed by parry's BVH.
+//! The static and kinematic geometry characters move through, indexed by parry's BVH (and
+//! a cell grid for small colliders that all move, see [`ColliderFlags::grid`]).
 
 mod cast;
 mod closest;
+mod grid;
 mod primitive;
 pub(crate) mod query;
 #[cfg(test)]
@@ -32,6 +34,13 @@ pub struct ColliderFlags {
     /// from the front. Solid shapes ignore this flag.
     #[cfg_attr(feature = "serde", serde(default))]
     pub two_sided: bool,
+    /// The collider is kept in the world's uniform cell grid instead of its BVH. For many
+    /// small colliders that all move every step (a crowd's bodies): moving one is a hash
+    /// lookup instead of a BVH refit, and a query reads a few short arrays. A query looks as
+    /// far round its box as the largest collider on the grid reaches, so keep large colliders
+    /// (platforms, terrain) off it.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub grid: bool,
 }
 
 /// Selects which colliders a query sees.
@@ -127,6 +136,12 @@ impl ColliderDesc {
         self
     }
 
+    /// Keeps the collider in the world's cell grid ([`ColliderFlags::grid`]).
+    pub fn on_grid(mut self) -> Self {
+        self.flags.grid = true;
+        self
+    }
+
     /// Gives the collider kinematic velocities (m/s and rad/s, world).
     pub fn velocity(mut self, linear: Vec3, angular: Vec3) -> Self {
         self.linear_velocity = linear;
@@ -212,6 +227,8 @@ pub struct CollisionWorld {
     len: usize,
     bvh: Bvh,
     workspace: BvhWorkspace,
+    /// Colliders flagged [`ColliderFlags::grid`], which are not in `bvh`.
+    grid: grid::CellGrid,
 }
 
 /// One slot of the world: its generation and the collider in it, if any.
@@ -259,9 +276,20 @@ impl CollisionWorld {
             }
         };
         let slot = &mut self.slots[index as usize];
+        let on_grid = collider.flags.grid;
+        let entry = grid::Entry {
+            index,
+            generation: slot.generation,
+            layers: collider.layers,
+            aabb,
+        };
         slot.collider = Some(collider);
         self.len += 1;
-        self.bvh.insert(aabb, index);
+        if on_grid {
+            self.grid.insert(entry);
+        } else {
+            self.bvh.insert(aabb, index);
+        }
         Ok(ColliderId::new(index, slot.generation))
     }
 
@@ -280,7 +308,11 @@ impl CollisionWorld {
             .collider
             .take()
             .ok_or(WorldError::UnknownCollider(id))?;
-        self.bvh.remove(id.index());
+        if collider.flags.grid {
+            self.grid.remove(id.index());
+        } else {
+            self.bvh.remove(id.index());
+        }
         self.len -= 1;
         // A slot whose generations are used up is retired rather than wrapped round.
         if let Some(next) = slot.generation.checked_add(1) {
@@ -300,7 +332,8 @@ impl CollisionWorld {
         if let Some(collider) = self.get_mut(id) {
             collider.pose = pose;
             collider.aabb = aabb;
-            self.bvh.insert(aabb, id.index());
+            let on_grid = collider.flags.grid;
+            self.reindex(id.index(), aabb, on_grid);
         }
         Ok(())
     }
@@ -325,17 +358,25 @@ impl CollisionWorld {
             .iter()
             .map(|(id, pose)| self.moved_aabb(*id, pose))
             .collect::<Result<Vec<_>, _>>()?;
+        let mut tree_moved = false;
         for (&(id, pose), aabb) in moves.iter().zip(boxes) {
             if let Some(collider) = self.get_mut(id) {
                 collider.pose = pose;
                 collider.aabb = aabb;
-                self.bvh.insert_or_update_partially(aabb, id.index(), 0.0);
+                if collider.flags.grid {
+                    self.grid.update(id.index(), aabb);
+                } else {
+                    self.bvh.insert_or_update_partially(aabb, id.index(), 0.0);
+                    tree_moved = true;
+                }
             }
         }
-        self.bvh.refit(&mut self.workspace);
-        // Moving leaves loosen the tree; re-optimising a slice of it each batch keeps queries
-        // fast (queries sort their results by id, so the layout never shows in them).
-        self.bvh.optimize_incremental(&mut self.workspace);
+        if tree_moved {
+            self.bvh.refit(&mut self.workspace);
+            // Moving leaves loosen the tree; re-optimising a slice of it each batch keeps
+            // queries fast (queries sort their results by id, so the layout never shows).
+            self.bvh.optimize_incremental(&mut self.workspace);
+        }
         Ok(())
     }
 
@@ -350,7 +391,8 @@ impl CollisionWorld {
         collider.solids = primitive::LocalSolids::of(&*shape.0);
         collider.shape = shape;
         collider.aabb = aabb;
-        self.bvh.insert(aabb, id.index());
+        let on_grid = collider.flags.grid;
+        self.reindex(id.index(), aabb, on_grid);
         Ok(())
     }
 
@@ -377,10 +419,24 @@ impl CollisionWorld {
         Ok(())
     }
 
-    /// Rebuilds the BVH from scratch for the best query speed after many insertions.
+    /// Puts slot `index`'s new box `aabb` (world, m) in its broad phase.
+    fn reindex(&mut self, index: u32, aabb: Aabb, on_grid: bool) {
+        if on_grid {
+            self.grid.update(index, aabb);
+        } else {
+            self.bvh.insert(aabb, index);
+        }
+    }
+
+    /// Rebuilds the BVH from scratch, and the cell grid with the tightest reach, for the best
+    /// query speed after many insertions (or after the largest grid colliders left).
     pub fn optimize(&mut self) {
-        let leaves = self.iter().map(|(id, c)| (id.index() as usize, c.aabb));
+        let leaves = self
+            .iter()
+            .filter(|(_, c)| !c.flags.grid)
+            .map(|(id, c)| (id.index() as usize, c.aabb));
         self.bvh = Bvh::from_iter(parry3d::partitioning::BvhBuildStrategy::Binned, leaves);
+        self.grid.rebuild();
     }
 
     /// The collider with this id, if it is still in the world.
@@ -431,6 +487,12 @@ impl CollisionWorld {
                 out.push(id);
             }
         }
+        self.grid.query(aabb, |e| {
+            let id = ColliderId::new(e.index, e.generation);
+            if filter.accepts(id, e.layers) {
+                out.push(id);
+            }
+        });
         out[start..].sort_unstable();
     }
 }

@@ -1,0 +1,357 @@
+//! The world's uniform cell grid: the broad phase of colliders marked
+//! [`super::ColliderFlags::grid`], small colliders that all move every step (a crowd's bodies).
+//!
+//! Each collider sits in the one cell holding its box's centre. A query looks in every cell
+//! its box, grown by the largest half extent of any collider on the grid, touches, and tests
+//! the boxes found there; a query box covering more cells than the grid has filled ones scans
+//! the filled ones instead, so no box, however large, costs more than one pass over the grid.
+//! Moving a collider costs a hash lookup (two when it changes cell), where a BVH leaf would
+//! need its ancestors refitted; a lookup reads one short array of boxes, where a BVH descent
+//! reads a node per level.
+
+use crate::math::{Real, Vec3};
+use parry3d::bounding_volume::Aabb;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// Least factor by which the cell edge grows when a wider collider arrives (so a run of ever
+/// so slightly wider colliders re-files the grid a bounded number of times).
+const GROWTH: Real = 1.25;
+
+/// A cell's integer coordinates (cell edges from the world origin, per axis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cell([i32; 3]);
+
+impl Hash for Cell {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let [x, y, z] = self.0.map(|c| u64::from(c as u32));
+        state.write_u64(x ^ (y << 21) ^ (z << 42) ^ (z >> 22));
+    }
+}
+
+/// Hashes a [`Cell`]'s packed coordinates (murmur3's 64-bit finaliser, so both the low
+/// bits that pick a bucket and the high bits of the map's tags vary).
+#[derive(Clone, Copy, Debug, Default)]
+struct CellHasher(u64);
+
+impl Hasher for CellHasher {
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x1000_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 ^= v;
+    }
+}
+
+/// One collider on the grid: its slot, generation and layers (so a query filters without
+/// reading the collider) and its box (world, m).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Entry {
+    /// Slot index of the collider in the world.
+    pub index: u32,
+    /// Generation of the collider's id.
+    pub generation: u32,
+    /// Layer membership bits.
+    pub layers: u32,
+    /// World box (m).
+    pub aabb: Aabb,
+}
+
+/// The grid: filled cells, where each collider is, and how far a box reaches from its cell.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CellGrid {
+    /// Cell edge (m); 0 until the first collider arrives.
+    edge: Real,
+    /// Largest half extent per axis (m) of any collider put on the grid since it was last
+    /// rebuilt: a query box grown by it meets every cell whose colliders can overlap it.
+    reach: Vec3,
+    cells: HashMap<Cell, Vec<Entry>, BuildHasherDefault<CellHasher>>,
+    /// The cell of each slot index on the grid.
+    homes: Vec<Option<Cell>>,
+}
+
+impl CellGrid {
+    /// Number of colliders on the grid.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.homes.iter().flatten().count()
+    }
+
+    /// Puts `entry` on the grid (its slot must not be on it yet). The first collider, and any
+    /// collider wider than a cell, sets the cell edge to its own largest extent (at least
+    /// double the old edge), and every collider is re-filed.
+    pub fn insert(&mut self, entry: Entry) {
+        let half = entry.aabb.half_extents();
+        self.reach = self.reach.sup(&half);
+        let widest = 2.0 * half.max();
+        if widest > self.edge {
+            let edge = widest.max(GROWTH * self.edge).max(Real::MIN_POSITIVE);
+            self.refile(edge);
+        }
+        self.file(entry);
+    }
+
+    /// Takes slot `index` off the grid; nothing when it is not on it.
+    pub fn remove(&mut self, index: u32) {
+        let Some(cell) = self.homes.get_mut(index as usize).and_then(Option::take) else {
+            return;
+        };
+        if let Some(list) = self.cells.get_mut(&cell) {
+            list.retain(|e| e.index != index);
+            if list.is_empty() {
+                // Emptied cells are dropped, so a crowd roaming a large world keeps only the
+                // cells it stands in.
+                self.cells.remove(&cell);
+            }
+        }
+    }
+
+    /// Moves slot `index` (on the grid) to its new box `aabb` (world, m).
+    pub fn update(&mut self, index: u32, aabb: Aabb) {
+        let Some(Some(cell)) = self.homes.get(index as usize).copied() else {
+            return;
+        };
+        let half = aabb.half_extents();
+        if 2.0 * half.max() <= self.edge && self.cell_of(&aabb) == cell {
+            self.reach = self.reach.sup(&half);
+            if let Some(e) = self
+                .cells
+                .get_mut(&cell)
+                .and_then(|list| list.iter_mut().find(|e| e.index == index))
+            {
+                e.aabb = aabb;
+            }
+            return;
+        }
+        let found = self
+            .cells
+            .get(&cell)
+            .and_then(|list| list.iter().find(|e| e.index == index))
+            .copied();
+        if let Some(entry) = found {
+            self.remove(index);
+            self.insert(Entry { aabb, ..entry });
+        }
+    }
+
+    /// Rebuilds the grid from its own colliders with the tightest reach and a cell edge of
+    /// the widest extent among them.
+    pub fn rebuild(&mut self) {
+        let entries: Vec<Entry> = self.entries().collect();
+        *self = Self::default();
+        for entry in entries {
+            self.insert(entry);
+        }
+    }
+
+    /// Calls `found` with every entry whose box overlaps `aabb` (world, m), in no set order.
+    pub fn query(&self, aabb: &Aabb, mut found: impl FnMut(&Entry)) {
+        if self.cells.is_empty() {
+            return;
+        }
+        let lo = self.cell_index(&(aabb.mins.coords - self.reach));
+        let hi = self.cell_index(&(aabb.maxs.coords + self.reach));
+        let span = |a: usize| (i64::from(hi[a]) - i64::from(lo[a]) + 1).max(0) as f64;
+        let cells = span(0) * span(1) * span(2);
+        let mut test = |list: &Vec<Entry>| {
+            for e in list {
+                if overlaps(&e.aabb, aabb) {
+                    found(e);
+                }
+            }
+        };
+        if cells > self.cells.len() as f64 {
+            self.cells.values().for_each(&mut test);
+            return;
+        }
+        for x in lo[0]..=hi[0] {
+            for y in lo[1]..=hi[1] {
+                for z in lo[2]..=hi[2] {
+                    if let Some(list) = self.cells.get(&Cell([x, y, z])) {
+                        test(list);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every entry on the grid, in no set order.
+    fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.cells.values().flatten().copied()
+    }
+
+    /// Re-files every collider under cells of edge `edge` (m).
+    fn refile(&mut self, edge: Real) {
+        let entries: Vec<Entry> = self.entries().collect();
+        self.cells.clear();
+        self.homes.iter_mut().for_each(|h| *h = None);
+        self.edge = edge;
+        for entry in entries {
+            self.file(entry);
+        }
+    }
+
+    /// Files `entry` in the cell of its box's centre.
+    fn file(&mut self, entry: Entry) {
+        let cell = self.cell_of(&entry.aabb);
+        let slot = entry.index as usize;
+        if self.homes.len() <= slot {
+            self.homes.resize(slot + 1, None);
+        }
+        self.homes[slot] = Some(cell);
+        self.cells.entry(cell).or_default().push(entry);
+    }
+
+    /// The cell holding the centre of `aabb`.
+    fn cell_of(&self, aabb: &Aabb) -> Cell {
+        Cell(self.cell_index(&aabb.center().coords))
+    }
+
+    /// The cell coordinates of point `p` (world, m); saturated at the `i32` range (float to
+    /// integer casts saturate, NaN gives 0).
+    fn cell_index(&self, p: &Vec3) -> [i32; 3] {
+        [0, 1, 2].map(|a| (p[a] / self.edge).floor() as i32)
+    }
+}
+
+/// Whether boxes `a` and `b` overlap or touch (parry's `intersects`, written out per axis;
+/// false when a coordinate is NaN).
+#[inline]
+fn overlaps(a: &Aabb, b: &Aabb) -> bool {
+    (0..3).all(|i| a.mins[i] <= b.maxs[i] && b.mins[i] <= a.maxs[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Point3;
+    use crate::world::test_rng::Lcg;
+    use parry3d::bounding_volume::BoundingVolume;
+
+    fn boxed(x: Real, y: Real, z: Real, half: Real) -> Aabb {
+        let c = Point3::new(x, y, z);
+        Aabb::new(c - Vec3::repeat(half), c + Vec3::repeat(half))
+    }
+
+    fn entry(index: u32, aabb: Aabb) -> Entry {
+        Entry {
+            index,
+            generation: 0,
+            layers: 1,
+            aabb,
+        }
+    }
+
+    fn found(grid: &CellGrid, aabb: &Aabb) -> Vec<u32> {
+        let mut out = Vec::new();
+        grid.query(aabb, |e| out.push(e.index));
+        out.sort_unstable();
+        out
+    }
+
+    /// The grid answers exactly what a brute-force box test answers, through inserts, moves
+    /// (within a cell and across cells), growth of the cell edge and removals, for query
+    /// boxes from a point to larger than the whole scatter (the full-scan path).
+    #[test]
+    fn queries_match_brute_force_through_moves_growth_and_removals() {
+        let mut rng = Lcg(7);
+        let mut grid = CellGrid::default();
+        let mut boxes: Vec<Option<Aabb>> = Vec::new();
+        for round in 0..2000u32 {
+            let roll = rng.unit();
+            let index = (rng.unit() * 60.0) as u32;
+            let slot = index as usize;
+            if boxes.len() <= slot {
+                boxes.resize(slot + 1, None);
+            }
+            let half = if round == 1000 {
+                3.0
+            } else {
+                0.1 + rng.unit() * 0.5
+            };
+            let b = boxed(
+                rng.unit() * 40.0 - 20.0,
+                rng.unit() * 40.0 - 20.0,
+                rng.unit() * 4.0,
+                half,
+            );
+            match (boxes[slot], roll) {
+                (None, _) => {
+                    grid.insert(entry(index, b));
+                    boxes[slot] = Some(b);
+                }
+                (Some(_), r) if r < 0.2 => {
+                    grid.remove(index);
+                    boxes[slot] = None;
+                }
+                (Some(old), r) if r < 0.6 => {
+                    // A small move, mostly within the same cell.
+                    let nudged = Aabb::new(
+                        old.mins + Vec3::new(0.05, -0.03, 0.01),
+                        old.maxs + Vec3::new(0.05, -0.03, 0.01),
+                    );
+                    grid.update(index, nudged);
+                    boxes[slot] = Some(nudged);
+                }
+                (Some(_), _) => {
+                    grid.update(index, b);
+                    boxes[slot] = Some(b);
+                }
+            }
+            if round % 50 == 0 {
+                grid.rebuild();
+            }
+            let q = boxed(
+                rng.unit() * 40.0 - 20.0,
+                rng.unit() * 40.0 - 20.0,
+                rng.unit() * 4.0,
+                rng.unit() * rng.unit() * 30.0,
+            );
+            let expected: Vec<u32> = (0u32..)
+                .zip(&boxes)
+                .filter_map(|(i, b)| b.filter(|b| b.intersects(&q)).map(|_| i))
+                .collect();
+            assert_eq!(found(&grid, &q), expected, "round {round}");
+            assert_eq!(grid.len(), boxes.iter().flatten().count());
+        }
+    }
+
+    /// Boxes a hostile caller may pass (huge, inverted, non-finite) answer without hanging
+    /// or panicking: a huge box scans the filled cells once.
+    #[test]
+    fn huge_inverted_and_nan_query_boxes_answer_at_once() {
+        let mut grid = CellGrid::default();
+        grid.insert(entry(0, boxed(1.0, 2.0, 3.0, 0.5)));
+        grid.insert(entry(1, boxed(-900.0, 2.0, 3.0, 0.5)));
+        let huge = boxed(0.0, 0.0, 0.0, 1.0e30);
+        assert_eq!(found(&grid, &huge), [0, 1]);
+        let inverted = Aabb::new(Point3::new(5.0, 5.0, 5.0), Point3::new(-5.0, -5.0, -5.0));
+        assert_eq!(found(&grid, &inverted), Vec::<u32>::new());
+        let nan = boxed(Real::NAN, 0.0, 0.0, 1.0);
+        assert_eq!(found(&grid, &nan), Vec::<u32>::new());
+    }
+
+    /// Cells a crowd walks out of are dropped: memory follows where colliders are now.
+    #[test]
+    fn emptied_cells_are_dropped() {
+        let mut grid = CellGrid::default();
+        grid.insert(entry(0, boxed(0.0, 0.0, 0.0, 0.5)));
+        for step in 1..1000 {
+            grid.update(0, boxed(step as Real * 3.0, 0.0, 0.0, 0.5));
+        }
+        assert_eq!(grid.cells.len(), 1);
+        assert_eq!(found(&grid, &boxed(2997.0, 0.0, 0.0, 0.1)), [0]);
+    }
+}
