@@ -351,15 +351,22 @@ impl CollisionWorld {
     /// which keeps the tree tight; cheaper than [`Self::set_pose`] for each. Every pose is
     /// checked before anything moves.
     ///
+    /// A collider already at its new pose (bit for bit) costs one comparison: a game may
+    /// pass every body every step, moved or not.
+    ///
     /// # Errors
     /// As [`Self::set_pose`], for the first bad entry; nothing is moved then.
     pub fn set_poses(&mut self, moves: &[(ColliderId, Iso)]) -> Result<(), WorldError> {
         let boxes = moves
             .iter()
-            .map(|(id, pose)| self.moved_aabb(*id, pose))
+            .map(|(id, pose)| match self.get(*id) {
+                Some(c) if c.pose == *pose => Ok(None),
+                _ => self.moved_aabb(*id, pose).map(Some),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut tree_moved = false;
         for (&(id, pose), aabb) in moves.iter().zip(boxes) {
+            let Some(aabb) = aabb else { continue };
             if let Some(collider) = self.get_mut(id) {
                 collider.pose = pose;
                 collider.aabb = aabb;
