@@ -94,14 +94,37 @@ impl StepReport {
     }
 
     pub(crate) fn reset(&mut self) {
-        let scratch = std::mem::take(&mut self.scratch);
-        let mut hits = std::mem::take(&mut self.hits);
-        hits.clear();
-        *self = Self {
+        // Field by field, so the buffers (`hits` and the scratch, a few hundred bytes of
+        // vector headers) stay where they are; naming every field makes a new one a compile
+        // error here until it is reset too.
+        let Self {
+            ground,
+            ground_hit,
+            landed,
+            left_ground,
+            jumped,
+            stepped_up,
+            clamped_down,
+            up_turned,
+            substeps,
+            pushback_iterations,
+            pushback_exhausted,
+            crushed,
+            max_penetration,
             hits,
-            scratch,
-            ..Self::default()
-        };
+            hits_truncated,
+            flags,
+            scratch: _,
+        } = self;
+        *ground = GroundState::default();
+        *ground_hit = None;
+        (*landed, *left_ground, *jumped) = (false, false, false);
+        (*stepped_up, *clamped_down, *up_turned) = (0.0, 0.0, 0.0);
+        (*substeps, *pushback_iterations) = (0, 0);
+        (*pushback_exhausted, *crushed, *hits_truncated) = (false, false, false);
+        *max_penetration = 0.0;
+        hits.clear();
+        *flags = InputFlags::default();
     }
 
     /// Adds a pushback pass's iterations and exhausted flag to the report.
