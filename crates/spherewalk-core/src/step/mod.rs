@@ -191,7 +191,8 @@ impl Motor {
     /// 2. **Movement**: [`movement_velocity`] plus what the ground carries (a kinematic
     ///    collider's motion, [`ContactHooks::surface_velocity`]), then [`move_substepped`] (substeps no longer
     ///    than `max_substep_fraction` of the smallest radius, [`pushback`] after each), then
-    ///    [`try_step_up`] when a grounded move was blocked.
+    ///    [`try_step_up`] when a grounded move was blocked by a collider not flagged
+    ///    not walkable.
     /// 3. **Ground**: [`probe_ground`] (as far as the clamp distance while walking), then
     ///    [`clamp_to_ground`]: the slope limit, the snap onto stable ground (dropping past an
     ///    edge when the feet hang over it) and steep faces the feet touch.
