@@ -26,14 +26,7 @@ pub use stance::apply_stances;
 /// feature is on, else in order. `f` must touch only its own item (and shared reads), so both
 /// ways give identical results.
 pub(crate) fn for_each<T: Send>(items: &mut [T], parallel: bool, f: impl Fn(&mut T) + Sync + Send) {
-    #[cfg(feature = "parallel")]
-    if parallel {
-        use rayon::prelude::*;
-        items.par_iter_mut().for_each(f);
-        return;
-    }
-    let _ = parallel;
-    items.iter_mut().for_each(f);
+    for_each_init(items, parallel, || (), |(), item| f(item));
 }
 
 /// [`for_each`] with a value made by `init` lent to `f` with each item: one per job on

@@ -86,7 +86,14 @@ impl StepContext<'_> {
     /// within the slope limit of up.
     #[inline]
     pub fn walkable(&self, k: usize, normal: &UnitVec3, up: &UnitVec3) -> bool {
-        self.prims.get(k).is_some_and(|p| p.walkable) && normal.dot(up) >= self.cos_slope
+        self.climbable(k) && normal.dot(up) >= self.cos_slope
+    }
+
+    /// Whether primitive `k`'s collider may be stood on at all (not flagged not walkable),
+    /// whatever the slope of a contact with it.
+    #[inline]
+    pub fn climbable(&self, k: usize) -> bool {
+        self.prims.get(k).is_some_and(|p| p.walkable)
     }
 }
 
@@ -449,18 +456,20 @@ impl Motor {
             let trial = (&mut scratch.contacts, &mut scratch.trial_hits);
             // Nothing can be stood on past a collider flagged not walkable (another
             // character's body): the step offset is not tried against it.
-            let step = s.blocked_climbable.then(|| {
+            let step = if s.blocked_climbable {
+                let displacement = want * input.dt;
                 try_step_up(
                     ctx,
                     &start,
                     pose,
                     s.blocked_by,
-                    &(want * input.dt),
+                    &displacement,
                     input.dt,
                     trial,
                 )
-            });
-            let step = step.flatten();
+            } else {
+                None
+            };
             if let Some(step) = step {
                 *pose = step.pose;
                 report.stepped_up = step.rise;

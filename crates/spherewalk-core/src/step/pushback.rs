@@ -491,7 +491,7 @@ fn constraint(
         lifts: false,
         firm: false,
         surface_normal: sp.surface_normal,
-        climbable: ctx.prims.get(k).is_some_and(|p| p.walkable),
+        climbable: ctx.climbable(k),
     };
     if index == 0 && walkable && mode != PushMode::Walls {
         // Lift straight up by the amount that clears the contact plane. `normal` stays the

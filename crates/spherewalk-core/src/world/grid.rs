@@ -100,9 +100,8 @@ impl CellGrid {
     pub fn insert(&mut self, entry: Entry) {
         let half = entry.aabb.half_extents();
         self.reach = self.reach.sup(&half);
-        let widest = 2.0 * half.max();
-        if CELL_WIDTHS * widest > self.edge {
-            let edge = (CELL_WIDTHS * widest)
+        if self.too_wide(&half) {
+            let edge = (CELL_WIDTHS * 2.0 * half.max())
                 .max(GROWTH * self.edge)
                 .max(Real::MIN_POSITIVE);
             self.refile(edge);
@@ -112,17 +111,7 @@ impl CellGrid {
 
     /// Takes slot `index` off the grid; nothing when it is not on it.
     pub fn remove(&mut self, index: u32) {
-        let Some(cell) = self.homes.get_mut(index as usize).and_then(Option::take) else {
-            return;
-        };
-        if let Some(list) = self.cells.get_mut(&cell) {
-            list.retain(|e| e.index != index);
-            if list.is_empty() {
-                // Emptied cells are dropped, so a crowd roaming a large world keeps only the
-                // cells it stands in.
-                self.cells.remove(&cell);
-            }
-        }
+        self.take(index);
     }
 
     /// Moves slot `index` (on the grid) to its new box `aabb` (world, m).
@@ -131,7 +120,7 @@ impl CellGrid {
             return;
         };
         let half = aabb.half_extents();
-        if CELL_WIDTHS * 2.0 * half.max() <= self.edge && self.cell_of(&aabb) == cell {
+        if !self.too_wide(&half) && self.cell_of(&aabb) == cell {
             self.reach = self.reach.sup(&half);
             if let Some(e) = self
                 .cells
@@ -142,25 +131,18 @@ impl CellGrid {
             }
             return;
         }
-        let found = self
-            .cells
-            .get(&cell)
-            .and_then(|list| list.iter().find(|e| e.index == index))
-            .copied();
-        if let Some(entry) = found {
-            self.remove(index);
+        if let Some(entry) = self.take(index) {
             self.insert(Entry { aabb, ..entry });
         }
     }
 
     /// Rebuilds the grid from its own colliders with the tightest reach and a cell edge of
-    /// the widest extent among them.
+    /// [`CELL_WIDTHS`] of the widest extent among them.
     pub fn rebuild(&mut self) {
-        let entries: Vec<Entry> = self.entries().collect();
-        *self = Self::default();
-        for entry in entries {
-            self.insert(entry);
-        }
+        let halves = self.entries().map(|e| e.aabb.half_extents());
+        self.reach = halves.fold(Vec3::zeros(), |r, h| r.sup(&h));
+        let edge = CELL_WIDTHS * 2.0 * self.reach.max();
+        self.refile(edge.max(Real::MIN_POSITIVE));
     }
 
     /// Calls `found` with every entry whose box overlaps `aabb` (world, m), in no set order.
@@ -192,6 +174,25 @@ impl CellGrid {
                 }
             }
         }
+    }
+
+    /// Whether a collider of half extents `half` (m) is wider than the cells allow.
+    fn too_wide(&self, half: &Vec3) -> bool {
+        CELL_WIDTHS * 2.0 * half.max() > self.edge
+    }
+
+    /// Takes slot `index` off the grid and returns its entry; `None` when it is not on it.
+    fn take(&mut self, index: u32) -> Option<Entry> {
+        let cell = self.homes.get_mut(index as usize).and_then(Option::take)?;
+        let list = self.cells.get_mut(&cell)?;
+        let at = list.iter().position(|e| e.index == index)?;
+        let entry = list.swap_remove(at);
+        if list.is_empty() {
+            // Emptied cells are dropped, so a crowd roaming a large world keeps only the
+            // cells it stands in.
+            self.cells.remove(&cell);
+        }
+        Some(entry)
     }
 
     /// Every entry on the grid, in no set order.
