@@ -48,6 +48,11 @@ pub fn any_perpendicular(axis: &UnitVec3) -> UnitVec3 {
 /// finite vector whose length does not fit in `f32` (components near `f32::MAX`) is clamped
 /// along its true direction instead of turning into infinity or NaN. `v` must be finite.
 pub fn clamp_length(v: &Vec3, max: Real) -> (Vec3, bool) {
+    // Clearly shorter than `max` (with room for rounding far above the exact test's): kept
+    // without the overflow-safe measure below, which costs divisions and a square root.
+    if max >= 0.0 && v.norm_squared() <= max * max * (1.0 - 1e-4) {
+        return (*v, false);
+    }
     let scale = v.amax();
     if scale <= 0.0 || !scale.is_finite() {
         return (*v, false);
@@ -180,6 +185,35 @@ mod tests {
         let ours = euler_xyz(0.3, -0.2, 0.5);
         let theirs = Quat::from_euler_angles(0.3, -0.2, 0.5);
         assert_relative_eq!(ours.coords, theirs.coords, epsilon = 1e-6);
+    }
+
+    /// Short vectors come back untouched and unflagged (the quick test), long ones at exactly
+    /// `max` along their own direction; at exactly `max` and one ulp either side the quick
+    /// test and the exact one agree; components near `f32::MAX` clamp without overflowing.
+    /// Tolerance 1e-5 relative: one division and one square root of rounding.
+    #[test]
+    fn clamp_length_keeps_short_vectors_and_shortens_long_ones() {
+        let max = 5.0;
+        let short = Vec3::new(3.0, 0.0, 3.9);
+        assert_eq!(clamp_length(&short, max), (short, false));
+        let long = Vec3::new(30.0, -40.0, 0.0);
+        let (clamped, hit) = clamp_length(&long, max);
+        assert!(hit);
+        assert_relative_eq!(clamped, Vec3::new(3.0, -4.0, 0.0), max_relative = 1e-5);
+        for len in [max, max.next_down(), max.next_up()] {
+            let v = Vec3::new(0.0, len, 0.0);
+            let (out, hit) = clamp_length(&v, max);
+            assert_eq!(hit, len > max, "length {len}");
+            assert!(out.norm() <= max, "length {len}");
+        }
+        let huge = Vec3::new(Real::MAX, Real::MAX, 0.0);
+        let (out, hit) = clamp_length(&huge, max);
+        assert!(hit);
+        assert_relative_eq!(
+            out,
+            Vec3::new(1.0, 1.0, 0.0) * (max / 2f32.sqrt()),
+            max_relative = 1e-5
+        );
     }
 
     #[test]

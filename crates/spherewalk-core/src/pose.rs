@@ -77,10 +77,12 @@ impl Pose {
         &'a self,
         stack: &'a SphereStack,
     ) -> impl Iterator<Item = Point3> + 'a {
+        // `centre_at` for each sphere, with up found once.
+        let (position, up) = (self.position, self.up().into_inner());
         stack
             .spheres()
             .iter()
-            .map(|s| self.centre_at(s.offset_local))
+            .map(move |s| position + up * s.offset_local)
     }
 
     /// World point at `offset_local` metres along the character's up from `position`.

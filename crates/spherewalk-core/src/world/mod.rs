@@ -16,8 +16,8 @@ pub use query::{RayHit, SphereCastHit};
 pub use crate::contact::ColliderId;
 
 use crate::math::{Iso, Real, Vec3, is_finite_vec};
-use parry3d::bounding_volume::Aabb;
-use parry3d::partitioning::{Bvh, BvhWorkspace};
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::partitioning::{Bvh, BvhWorkspace, TraversalAction};
 use parry3d::shape::SharedShape;
 use thiserror::Error;
 
@@ -487,13 +487,20 @@ impl CollisionWorld {
     /// (world, m), sorted by id so results never depend on tree layout.
     pub fn overlap_aabb(&self, aabb: &Aabb, filter: &QueryFilter, out: &mut Vec<ColliderId>) {
         let start = out.len();
-        for leaf in self.bvh.intersect_aabb(aabb) {
-            if let Some((id, c)) = self.slot(leaf)
+        // `traverse` keeps its stack of node indices in place, where the `intersect_aabb`
+        // iterator carries (and moves) a stack of 32 node references.
+        self.bvh.traverse(|node| {
+            if !node.aabb().intersects(aabb) {
+                return TraversalAction::Prune;
+            }
+            if let Some(leaf) = node.leaf_data()
+                && let Some((id, c)) = self.slot(leaf)
                 && filter.accepts(id, c.layers)
             {
                 out.push(id);
             }
-        }
+            TraversalAction::Continue
+        });
         self.grid.query(aabb, |e| {
             let id = ColliderId::new(e.index, e.generation);
             if filter.accepts(id, e.layers) {
