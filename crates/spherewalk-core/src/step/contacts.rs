@@ -3,7 +3,7 @@
 use super::StepContext;
 use crate::math::{Point3, Real, Vec3};
 use crate::world::SurfacePoint;
-use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::bounding_volume::Aabb;
 
 /// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
 /// point, deepest first (ties by index, so the order is deterministic). `from` is where the
@@ -25,7 +25,7 @@ pub(super) fn collect_contacts(
     let r = Vec3::repeat(radius);
     let bounds = Aabb::new(centre - r, centre + r);
     for (k, prim) in ctx.prims.iter().enumerate() {
-        if !prim.aabb.intersects(&bounds) {
+        if !crate::world::overlaps(&prim.aabb, &bounds) {
             continue;
         }
         if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius)

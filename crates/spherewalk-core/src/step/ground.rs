@@ -6,7 +6,6 @@ use crate::contact::{GroundHit, GroundState, Hit};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::world::query::{cast_ray_among, cast_sphere_among, swept_box};
-use parry3d::bounding_volume::BoundingVolume;
 
 /// Contacts whose normal is more than this far from up (rad, 75 deg) are the side of the feet
 /// sphere, not ground: an edge that far out cannot hold the character.
@@ -129,7 +128,7 @@ fn cast_support(
     let limit = (nearest.distance + skin).min(reach);
     let swept = swept_box(start, &down, limit, radius);
     for (k, prim) in ctx.prims.iter().enumerate() {
-        if k == k0 || !prim.aabb.intersects(&swept) {
+        if k == k0 || !crate::world::overlaps(&prim.aabb, &swept) {
             continue;
         }
         // A sphere moving at most `limit` cannot touch a solid further than that from it: one

@@ -9,6 +9,7 @@
 //! need its ancestors refitted; a lookup reads one short array of boxes, where a BVH descent
 //! reads a node per level.
 
+use super::overlaps;
 use crate::math::{Real, Vec3};
 use parry3d::bounding_volume::Aabb;
 use std::collections::HashMap;
@@ -232,13 +233,6 @@ impl CellGrid {
     fn cell_index(&self, p: &Vec3) -> [i32; 3] {
         [0, 1, 2].map(|a| (p[a] / self.edge).floor() as i32)
     }
-}
-
-/// Whether boxes `a` and `b` overlap or touch (parry's `intersects`, written out per axis;
-/// false when a coordinate is NaN).
-#[inline]
-fn overlaps(a: &Aabb, b: &Aabb) -> bool {
-    (0..3).all(|i| a.mins[i] <= b.maxs[i] && b.mins[i] <= a.maxs[i])
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ pub use query::{RayHit, SphereCastHit};
 pub use crate::contact::ColliderId;
 
 use crate::math::{Iso, Real, Vec3, is_finite_vec};
-use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhWorkspace, TraversalAction};
 use parry3d::shape::SharedShape;
 use thiserror::Error;
@@ -490,7 +490,7 @@ impl CollisionWorld {
         // `traverse` keeps its stack of node indices in place, where the `intersect_aabb`
         // iterator carries (and moves) a stack of 32 node references.
         self.bvh.traverse(|node| {
-            if !node.aabb().intersects(aabb) {
+            if !overlaps(&node.aabb(), aabb) {
                 return TraversalAction::Prune;
             }
             if let Some(leaf) = node.leaf_data()
@@ -509,6 +509,21 @@ impl CollisionWorld {
         });
         out[start..].sort_unstable();
     }
+}
+
+/// Whether boxes `a` and `b` overlap or touch: parry's `intersects` (false when a coordinate
+/// is NaN), with all six comparisons made and combined without a branch. The broad and narrow
+/// phases test thousands of boxes a step, about half of them failing on an unpredictable axis.
+#[inline]
+pub(crate) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
+    let (lo, hi) = (&a.mins, &a.maxs);
+    let (other_lo, other_hi) = (&b.mins, &b.maxs);
+    (lo.x <= other_hi.x)
+        & (lo.y <= other_hi.y)
+        & (lo.z <= other_hi.z)
+        & (other_lo.x <= hi.x)
+        & (other_lo.y <= hi.y)
+        & (other_lo.z <= hi.z)
 }
 
 fn checked_aabb(desc: &ColliderDesc) -> Result<Aabb, WorldError> {

@@ -8,7 +8,7 @@ use super::closest::{
 };
 use super::{ColliderId, CollisionWorld};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
-use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::bounding_volume::Aabb;
 use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
 use parry3d::shape::{Ball, Capsule, Cuboid, Shape, ShapeType, Triangle};
 
@@ -393,7 +393,7 @@ impl Owner {
         region: &Aabb,
         out: &mut Vec<Primitive>,
     ) {
-        if part && !aabb.intersects(region) {
+        if part && !super::overlaps(&aabb, region) {
             return;
         }
         out.push(Primitive {
@@ -543,15 +543,17 @@ impl SolidKind {
         }
     }
 
+    /// A ball of `radius` (m) centred at `centre` (world, m) and its bounding box.
+    fn ball_at(centre: Point3, radius: Real) -> (PrimitiveShape, Aabb) {
+        let r = Vec3::repeat(radius);
+        let aabb = Aabb::new(centre - r, centre + r);
+        (PrimitiveShape::Ball { centre, radius }, aabb)
+    }
+
     /// The primitive shape of this solid at `pose` (world) and its bounding box (world, m).
     fn at(&self, pose: &Iso) -> (PrimitiveShape, Aabb) {
         match *self {
-            Self::Ball { radius } => {
-                let centre = Point3::from(pose.translation.vector);
-                let r = Vec3::repeat(radius);
-                let aabb = Aabb::new(centre - r, centre + r);
-                (PrimitiveShape::Ball { centre, radius }, aabb)
-            }
+            Self::Ball { radius } => Self::ball_at(Point3::from(pose.translation.vector), radius),
             Self::Cuboid { half } => {
                 let aabb = Cuboid::new(half).aabb(pose);
                 (PrimitiveShape::Cuboid { pose: *pose, half }, aabb)
@@ -588,9 +590,14 @@ impl LocalSolids {
     /// (world, m) to `out`.
     fn push(&self, owner: Owner, pose: &Iso, aabb: &Aabb, out: &mut Vec<Primitive>) {
         for (local, kind) in &self.0 {
-            let resolved = match local {
-                Some(local) => kind.at(&(pose * local)),
-                None => kind.at(pose),
+            let resolved = match (local, kind) {
+                // A ball needs only its centre placed, not the whole part pose composed
+                // (the same bits as the composed pose's translation).
+                (Some(local), SolidKind::Ball { radius }) => {
+                    SolidKind::ball_at(pose * Point3::from(local.translation.vector), *radius)
+                }
+                (Some(local), _) => kind.at(&(pose * local)),
+                (None, _) => kind.at(pose),
             };
             owner.push_solid(resolved, local.is_some(), aabb, out);
         }
