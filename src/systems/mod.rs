@@ -23,15 +23,10 @@ pub use separate::separate_characters;
 pub use stance::apply_stances;
 
 /// Runs `f` on every item, on rayon's pool when `parallel` is asked for and the `parallel`
-/// feature is on, else in order. `f` must touch only its own item (and shared reads), so both
+/// feature is on, else in order, lending it a value made by `init`: one per job on the pool,
+/// one for the whole serial run. `f` must touch only its own item (and shared reads), and use
+/// the value for working buffers only (the same result whatever it held before), so both
 /// ways give identical results.
-pub(crate) fn for_each<T: Send>(items: &mut [T], parallel: bool, f: impl Fn(&mut T) + Sync + Send) {
-    for_each_init(items, parallel, || (), |(), item| f(item));
-}
-
-/// [`for_each`] with a value made by `init` lent to `f` with each item: one per job on
-/// rayon's pool, one for the whole serial run. For working buffers only: `f` must give the
-/// same result whatever the value held before.
 pub(crate) fn for_each_init<T: Send, S>(
     items: &mut [T],
     parallel: bool,
@@ -50,17 +45,28 @@ pub(crate) fn for_each_init<T: Send, S>(
 }
 
 /// `items.filter_map(f)` in order, computed on rayon's pool when `parallel` is asked for and
-/// the `parallel` feature is on; the output order is the input order either way.
-pub(crate) fn filter_map<T: Sync, U: Send>(
+/// the `parallel` feature is on; the output order is the input order either way. `f` borrows
+/// a value made by `init` (one per job on the pool, one for a serial run), for working
+/// buffers only: its result must not depend on what the value held before.
+pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
     items: &[T],
     parallel: bool,
-    f: impl Fn(&T) -> Option<U> + Sync + Send,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &T) -> Option<U> + Sync + Send,
 ) -> Vec<U> {
     #[cfg(feature = "parallel")]
     if parallel {
         use rayon::prelude::*;
-        return items.par_iter().filter_map(f).collect();
+        return items
+            .par_iter()
+            .map_init(init, |s, item| f(s, item))
+            .flatten()
+            .collect();
     }
     let _ = parallel;
-    items.iter().filter_map(f).collect()
+    let mut value = init();
+    items
+        .iter()
+        .filter_map(|item| f(&mut value, item))
+        .collect()
 }

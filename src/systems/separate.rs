@@ -18,11 +18,43 @@ use spherewalk_core::{
     QueryFilter, Real, UnitVec3, Vec3, pushback,
 };
 
-/// One character as the separation pass sees it.
+/// One character as the separation pass sees it: its body, pose, and where its spheres lie
+/// in the pass's shared list of sphere centres and radii.
 struct Snapshot {
     body: ColliderId,
     pose: Pose,
+    spheres: std::ops::Range<usize>,
+}
+
+/// Every character's snapshot, sorted by body id, and their spheres (world centre, m; radius,
+/// m) in one list, so the pass allocates a few vectors per step rather than one per character.
+struct Crowd {
+    snaps: Vec<Snapshot>,
     spheres: Vec<(Point3, Real)>,
+    /// The snapshot of each body slot index, `u32::MAX` where none.
+    by_slot: Vec<u32>,
+}
+
+impl Crowd {
+    /// The snapshot of `body`, if it is one of the crowd's (the same slot and generation).
+    fn get(&self, body: ColliderId) -> Option<&Snapshot> {
+        let k = *self.by_slot.get(body.index() as usize)?;
+        self.snaps.get(k as usize).filter(|s| s.body == body)
+    }
+
+    /// The spheres of `snap`.
+    fn spheres(&self, snap: &Snapshot) -> &[(Point3, Real)] {
+        &self.spheres[snap.spheres.clone()]
+    }
+}
+
+/// Working buffers one thread of the pass reuses from character to character.
+#[derive(Default)]
+struct Scratch {
+    ids: Vec<ColliderId>,
+    prims: Vec<spherewalk_core::Primitive>,
+    contacts: ContactBuffer,
+    hits: Vec<spherewalk_core::Hit>,
 }
 
 /// One character's components for [`apply_push`].
@@ -34,41 +66,66 @@ type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// itself, so the result is identical to the serial run.
 pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
     sync_bodies(world, collision);
-    let mut snaps: Vec<Snapshot> = world
-        .query::<(&Body, &Character, &Pose)>()
-        .iter()
-        .map(|(body, c, pose)| Snapshot {
-            body: body.0,
-            pose: *pose,
-            spheres: pose
-                .sphere_centres(c.motor.stack())
-                .zip(c.motor.stack().spheres().iter().map(|s| s.radius))
-                .collect(),
-        })
-        .collect();
-    snaps.sort_by_key(|s| s.body);
+    let crowd = snapshot(world);
     let shared: &CollisionWorld = collision;
-    let find = |s: &Snapshot| Some((s.body, push_of(s, &snaps, shared)?));
-    let pushes: Vec<(ColliderId, Vec3)> = super::filter_map(&snaps, parallel, find);
+    let find =
+        |ids: &mut Vec<ColliderId>, s: &Snapshot| Some((s.body, push_of(s, &crowd, shared, ids)?));
+    let pushes: Vec<(ColliderId, Vec3)> =
+        super::filter_map_init(&crowd.snaps, parallel, Vec::new, find);
     if pushes.is_empty() {
         return;
     }
     let mut items: Vec<Pushed<'_>> = world.query_mut::<Pushed<'_>>().into_iter().collect();
-    let apply = |(body, character, pose, state): &mut Pushed<'_>| {
+    let apply = |scratch: &mut Scratch, (body, character, pose, state): &mut Pushed<'_>| {
         if let Ok(k) = pushes.binary_search_by_key(&body.0, |(id, _)| *id) {
-            apply_push(&character.motor, shared, pose, state, &pushes[k].1);
+            apply_push(&character.motor, shared, pose, state, &pushes[k].1, scratch);
         }
     };
-    super::for_each(&mut items, parallel, apply);
+    super::for_each_init(&mut items, parallel, Scratch::default, apply);
     drop(items);
     sync_bodies(world, collision);
 }
 
+/// Every character's snapshot after the step, sorted by body id.
+fn snapshot(world: &World) -> Crowd {
+    let mut query = world.query::<(&Body, &Character, &Pose)>();
+    let mut found: Vec<(ColliderId, &Character, Pose)> =
+        query.iter().map(|(b, c, p)| (b.0, c, *p)).collect();
+    found.sort_by_key(|(id, _, _)| *id);
+    let mut crowd = Crowd {
+        snaps: Vec::with_capacity(found.len()),
+        spheres: Vec::new(),
+        by_slot: Vec::new(),
+    };
+    for (body, character, pose) in found {
+        let stack = character.motor.stack();
+        let first = crowd.spheres.len();
+        let radii = stack.spheres().iter().map(|s| s.radius);
+        crowd.spheres.extend(pose.sphere_centres(stack).zip(radii));
+        let slot = body.index() as usize;
+        if crowd.by_slot.len() <= slot {
+            crowd.by_slot.resize(slot + 1, u32::MAX);
+        }
+        crowd.by_slot[slot] = crowd.snaps.len() as u32;
+        crowd.snaps.push(Snapshot {
+            body,
+            pose,
+            spheres: first..crowd.spheres.len(),
+        });
+    }
+    crowd
+}
+
 /// The displacement (m, world, in the character's ground plane) that takes `me` half-way out
-/// of every character it overlaps; `None` when it overlaps nobody.
-fn push_of(me: &Snapshot, all: &[Snapshot], collision: &CollisionWorld) -> Option<Vec3> {
-    let bounds = me
-        .spheres
+/// of every character it overlaps; `None` when it overlaps nobody. `ids` is working space.
+fn push_of(
+    me: &Snapshot,
+    crowd: &Crowd,
+    collision: &CollisionWorld,
+    ids: &mut Vec<ColliderId>,
+) -> Option<Vec3> {
+    let mine = crowd.spheres(me);
+    let bounds = mine
         .iter()
         .map(|(c, r)| Aabb::new(c - Vec3::repeat(*r), c + Vec3::repeat(*r)))
         .reduce(|a, b| a.merged(&b))?;
@@ -76,15 +133,16 @@ fn push_of(me: &Snapshot, all: &[Snapshot], collision: &CollisionWorld) -> Optio
         mask: CHARACTER_LAYER,
         exclude: Some(me.body),
     };
-    let mut ids = Vec::new();
-    collision.overlap_aabb(&bounds, &filter, &mut ids);
+    ids.clear();
+    collision.overlap_aabb(&bounds, &filter, ids);
     let up = me.pose.up();
     let mut push = Vec3::zeros();
-    for id in ids {
-        let Ok(k) = all.binary_search_by_key(&id, |s| s.body) else {
+    for &id in ids.iter() {
+        let Some(other) = crowd.get(id) else {
             continue;
         };
-        if let Some((depth, dir)) = deepest_overlap(me, &all[k], &up) {
+        let theirs = crowd.spheres(other);
+        if let Some((depth, dir)) = deepest_overlap((me, mine), (other, theirs), &up) {
             push += dir.into_inner() * (0.5 * depth);
         }
     }
@@ -93,10 +151,14 @@ fn push_of(me: &Snapshot, all: &[Snapshot], collision: &CollisionWorld) -> Optio
 
 /// The deepest sphere-pair overlap (m) between two characters and the direction (unit, in
 /// `up`'s plane) pushing `a` away from `b`.
-fn deepest_overlap(a: &Snapshot, b: &Snapshot, up: &UnitVec3) -> Option<(Real, UnitVec3)> {
+fn deepest_overlap(
+    (a, a_spheres): (&Snapshot, &[(Point3, Real)]),
+    (b, b_spheres): (&Snapshot, &[(Point3, Real)]),
+    up: &UnitVec3,
+) -> Option<(Real, UnitVec3)> {
     let mut best: Option<(Real, UnitVec3)> = None;
-    for (ca, ra) in &a.spheres {
-        for (cb, rb) in &b.spheres {
+    for (ca, ra) in a_spheres {
+        for (cb, rb) in b_spheres {
             let apart = ca - cb;
             let depth = ra + rb - apart.norm();
             if depth <= 0.0 || best.is_some_and(|(d, _)| d >= depth) {
@@ -118,13 +180,15 @@ fn deepest_overlap(a: &Snapshot, b: &Snapshot, up: &UnitVec3) -> Option<(Real, U
 }
 
 /// Moves a character by `push`, removes its velocity into the push, and resolves it against
-/// the geometry (not the other characters, which the push just cleared).
+/// the geometry (not the other characters, which the push just cleared). `scratch` is working
+/// space.
 fn apply_push(
     motor: &Motor,
     collision: &CollisionWorld,
     pose: &mut Pose,
     state: &mut MotorState,
     push: &Vec3,
+    scratch: &mut Scratch,
 ) {
     pose.position += push;
     if let Some(dir) = UnitVec3::try_new(*push, 1e-9) {
@@ -140,19 +204,25 @@ fn apply_push(
     };
     let reach = Vec3::repeat(motor.stack().height() + push.norm());
     let bounds = Aabb::new(pose.position - reach, pose.position + reach);
-    let (mut ids, mut prims) = (Vec::new(), Vec::new());
-    collision.gather_primitives(&bounds, &filter, &mut ids, &mut prims);
-    let ctx = motor.context(collision, &prims);
+    let Scratch {
+        ids,
+        prims,
+        contacts,
+        hits,
+    } = scratch;
+    prims.clear();
+    collision.gather_primitives(&bounds, &filter, ids, prims);
+    let ctx = motor.context(collision, prims);
     let mut velocity = state.velocity;
-    let mut hits = Vec::new();
+    hits.clear();
     pushback(
         &ctx,
         pose,
         &mut velocity,
         PushMode::Grounded,
         &Vec3::zeros(),
-        &mut ContactBuffer::default(),
-        &mut hits,
+        contacts,
+        hits,
     );
     state.velocity = velocity;
 }
