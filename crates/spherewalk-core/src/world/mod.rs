@@ -513,7 +513,7 @@ impl CollisionWorld {
 
 /// Whether boxes `a` and `b` overlap or touch: parry's `intersects` (false when a coordinate
 /// is NaN), with all six comparisons made and combined without a branch. The broad and narrow
-/// phases test thousands of boxes a step, about half of them failing on an unpredictable axis.
+/// phases test thousands of boxes a step, and which axis rejects a box is not predictable.
 #[inline]
 pub(crate) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
     let (lo, hi) = (&a.mins, &a.maxs);
