@@ -78,17 +78,23 @@ impl Pose {
         stack: &'a SphereStack,
     ) -> impl Iterator<Item = Point3> + 'a {
         // `centre_at` for each sphere, with up found once.
-        let (position, up) = (self.position, self.up().into_inner());
+        let up = self.up();
         stack
             .spheres()
             .iter()
-            .map(move |s| position + up * s.offset_local)
+            .map(move |s| self.centre_along(&up, s.offset_local))
     }
 
     /// World point at `offset_local` metres along the character's up from `position`.
     #[inline]
     pub fn centre_at(&self, offset_local: Real) -> Point3 {
-        self.position + self.up().into_inner() * offset_local
+        self.centre_along(&self.up(), offset_local)
+    }
+
+    /// [`Self::centre_at`] given this pose's `up` (world), for callers that already have it.
+    #[inline]
+    pub(crate) fn centre_along(&self, up: &UnitVec3, offset_local: Real) -> Point3 {
+        self.position + up.into_inner() * offset_local
     }
 
     /// True when the position and orientation hold only finite numbers.

@@ -323,8 +323,7 @@ fn gather(
     buffer.found.clear();
     buffer.constraints.clear();
     for (index, sphere) in ctx.motor.stack.spheres().iter().enumerate() {
-        // `pose.centre_at` with the up this pass already has.
-        let centre = pose.position + rules.up.into_inner() * sphere.offset_local;
+        let centre = pose.centre_along(&rules.up, sphere.offset_local);
         let from = centre - rules.motion;
         let depth = collect_contacts(
             ctx,
@@ -441,7 +440,7 @@ fn still_overlapping(
     let mut worst: Option<(Real, Constraint)> = None;
     for (f, original) in found.iter().zip(constraints) {
         let sphere = spheres[f.sphere];
-        let start = pose.position + rules.up.into_inner() * sphere.offset_local;
+        let start = pose.centre_along(&rules.up, sphere.offset_local);
         let centre = start + d;
         let prim = &ctx.prims[f.prim];
         let Some(sp) = ctx.world.primitive_closest(prim, &centre, sphere.radius) else {
