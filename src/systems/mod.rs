@@ -11,6 +11,7 @@
 
 mod intent;
 mod motor;
+mod pairs;
 mod platforms;
 mod separate;
 mod stance;

@@ -17,34 +17,36 @@ use spherewalk_core::{
     ColliderId, CollisionWorld, ContactBuffer, Motor, MotorState, Point3, Pose, PushMode,
     QueryFilter, Real, UnitVec3, Vec3, pushback,
 };
+use std::ops::Range;
 
-/// One character as the separation pass sees it: its body, pose, and where its spheres lie
-/// in the pass's shared list of sphere centres and radii.
+/// One character as the separation pass sees it: its body, pose, and where its spheres and
+/// its neighbours lie in the pass's shared lists.
 struct Snapshot {
     body: ColliderId,
     pose: Pose,
-    spheres: std::ops::Range<usize>,
+    spheres: Range<usize>,
+    neighbours: Range<usize>,
 }
 
-/// Every character's snapshot, sorted by body id, and their spheres (world centre, m; radius,
-/// m) in one list, so the pass allocates a few vectors per step rather than one per character.
+/// Every character's snapshot, sorted by body id; their spheres (world centre, m; radius, m)
+/// in one list; and their neighbours in another: for each character, the characters whose
+/// spheres' box overlaps its own, as snapshot indices in ascending (body id) order.
 struct Crowd {
     snaps: Vec<Snapshot>,
     spheres: Vec<(Point3, Real)>,
-    /// The snapshot of each body slot index, `u32::MAX` where none.
-    by_slot: Vec<u32>,
+    neighbours: Vec<u32>,
 }
 
 impl Crowd {
-    /// The snapshot of `body`, if it is one of the crowd's (the same slot and generation).
-    fn get(&self, body: ColliderId) -> Option<&Snapshot> {
-        let k = *self.by_slot.get(body.index() as usize)?;
-        self.snaps.get(k as usize).filter(|s| s.body == body)
-    }
-
     /// The spheres of `snap`.
     fn spheres(&self, snap: &Snapshot) -> &[(Point3, Real)] {
         &self.spheres[snap.spheres.clone()]
+    }
+
+    /// The snapshots of the neighbours of `snap`, in body id order.
+    fn neighbours(&self, snap: &Snapshot) -> impl Iterator<Item = &Snapshot> {
+        let list = &self.neighbours[snap.neighbours.clone()];
+        list.iter().map(|&n| &self.snaps[n as usize])
     }
 }
 
@@ -64,83 +66,95 @@ type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// moves the bodies to the final poses. With `parallel` (feature `parallel`) the pushes are
 /// found and applied on rayon's pool; each character reads the shared world and writes only
 /// itself, so the result is identical to the serial run.
+///
+/// The pass finds overlapping characters among their poses directly (one pass over all of
+/// them, see [`super::pairs`]) rather than through their body colliders, so those move only
+/// once, at the end. A character whose body collider the game removed from the world takes
+/// no part.
 pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
-    sync_bodies(world, collision);
-    let crowd = snapshot(world);
+    let crowd = snapshot(world, collision);
     let shared: &CollisionWorld = collision;
-    let find =
-        |ids: &mut Vec<ColliderId>, s: &Snapshot| Some((s.body, push_of(s, &crowd, shared, ids)?));
+    let find = |(): &mut (), s: &Snapshot| Some((s.body, push_of(s, &crowd)?));
     let pushes: Vec<(ColliderId, Vec3)> =
-        super::filter_map_init(&crowd.snaps, parallel, Vec::new, find);
-    if pushes.is_empty() {
-        return;
+        super::filter_map_init(&crowd.snaps, parallel, || (), find);
+    if !pushes.is_empty() {
+        let mut items: Vec<Pushed<'_>> = world.query_mut::<Pushed<'_>>().into_iter().collect();
+        let apply = |scratch: &mut Scratch, (body, character, pose, state): &mut Pushed<'_>| {
+            if let Ok(k) = pushes.binary_search_by_key(&body.0, |(id, _)| *id) {
+                apply_push(&character.motor, shared, pose, state, &pushes[k].1, scratch);
+            }
+        };
+        super::for_each_init(&mut items, parallel, Scratch::default, apply);
     }
-    let mut items: Vec<Pushed<'_>> = world.query_mut::<Pushed<'_>>().into_iter().collect();
-    let apply = |scratch: &mut Scratch, (body, character, pose, state): &mut Pushed<'_>| {
-        if let Ok(k) = pushes.binary_search_by_key(&body.0, |(id, _)| *id) {
-            apply_push(&character.motor, shared, pose, state, &pushes[k].1, scratch);
-        }
-    };
-    super::for_each_init(&mut items, parallel, Scratch::default, apply);
-    drop(items);
     sync_bodies(world, collision);
 }
 
-/// Every character's snapshot after the step, sorted by body id.
-fn snapshot(world: &World) -> Crowd {
+/// Every character's snapshot after the step, sorted by body id, with its neighbours.
+fn snapshot(world: &World, collision: &CollisionWorld) -> Crowd {
     let mut query = world.query::<(&Body, &Character, &Pose)>();
-    let mut found: Vec<(ColliderId, &Character, Pose)> =
-        query.iter().map(|(b, c, p)| (b.0, c, *p)).collect();
+    let mut found: Vec<(ColliderId, &Character, Pose)> = query
+        .iter()
+        .filter(|(b, _, _)| collision.get(b.0).is_some())
+        .map(|(b, c, p)| (b.0, c, *p))
+        .collect();
     found.sort_by_key(|(id, _, _)| *id);
-    let mut crowd = Crowd {
-        snaps: Vec::with_capacity(found.len()),
-        spheres: Vec::new(),
-        by_slot: Vec::new(),
-    };
+    let mut snaps = Vec::with_capacity(found.len());
+    let mut spheres = Vec::new();
+    let mut boxes = Vec::with_capacity(found.len());
     for (body, character, pose) in found {
         let stack = character.motor.stack();
-        let first = crowd.spheres.len();
+        let first = spheres.len();
         let radii = stack.spheres().iter().map(|s| s.radius);
-        crowd.spheres.extend(pose.sphere_centres(stack).zip(radii));
-        let slot = body.index() as usize;
-        if crowd.by_slot.len() <= slot {
-            crowd.by_slot.resize(slot + 1, u32::MAX);
-        }
-        crowd.by_slot[slot] = crowd.snaps.len() as u32;
-        crowd.snaps.push(Snapshot {
+        spheres.extend(pose.sphere_centres(stack).zip(radii));
+        let mine = &spheres[first..];
+        boxes.push(bounds(mine));
+        snaps.push(Snapshot {
             body,
             pose,
-            spheres: first..crowd.spheres.len(),
+            spheres: first..spheres.len(),
+            neighbours: 0..0,
         });
     }
-    crowd
+    // Both directions of every overlapping pair, sorted, make each one's neighbour list.
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    super::pairs::overlapping_pairs(&boxes, |a, b| {
+        // Two characters sharing one body (a copied component) are one body to the world.
+        if snaps[a as usize].body != snaps[b as usize].body {
+            pairs.extend([(a, b), (b, a)]);
+        }
+    });
+    pairs.sort_unstable();
+    let mut at = 0;
+    for (k, snap) in (0u32..).zip(&mut snaps) {
+        let from = at;
+        while pairs.get(at).is_some_and(|(a, _)| *a == k) {
+            at += 1;
+        }
+        snap.neighbours = from..at;
+    }
+    Crowd {
+        snaps,
+        spheres,
+        neighbours: pairs.into_iter().map(|(_, b)| b).collect(),
+    }
+}
+
+/// The bounding box (world, m) of `spheres`; an empty box (overlapping nothing) for none.
+fn bounds(spheres: &[(Point3, Real)]) -> Aabb {
+    spheres
+        .iter()
+        .map(|(c, r)| Aabb::new(c - Vec3::repeat(*r), c + Vec3::repeat(*r)))
+        .reduce(|a, b| a.merged(&b))
+        .unwrap_or_else(Aabb::new_invalid)
 }
 
 /// The displacement (m, world, in the character's ground plane) that takes `me` half-way out
-/// of every character it overlaps; `None` when it overlaps nobody. `ids` is working space.
-fn push_of(
-    me: &Snapshot,
-    crowd: &Crowd,
-    collision: &CollisionWorld,
-    ids: &mut Vec<ColliderId>,
-) -> Option<Vec3> {
+/// of every character it overlaps; `None` when it overlaps nobody.
+fn push_of(me: &Snapshot, crowd: &Crowd) -> Option<Vec3> {
     let mine = crowd.spheres(me);
-    let bounds = mine
-        .iter()
-        .map(|(c, r)| Aabb::new(c - Vec3::repeat(*r), c + Vec3::repeat(*r)))
-        .reduce(|a, b| a.merged(&b))?;
-    let filter = QueryFilter {
-        mask: CHARACTER_LAYER,
-        exclude: Some(me.body),
-    };
-    ids.clear();
-    collision.overlap_aabb(&bounds, &filter, ids);
     let up = me.pose.up();
     let mut push = Vec3::zeros();
-    for &id in ids.iter() {
-        let Some(other) = crowd.get(id) else {
-            continue;
-        };
+    for other in crowd.neighbours(me) {
         let theirs = crowd.spheres(other);
         if let Some((depth, dir)) = deepest_overlap((me, mine), (other, theirs), &up) {
             push += dir.into_inner() * (0.5 * depth);

@@ -1,0 +1,227 @@
+//! Every pair of overlapping boxes in one set, found in one pass without a hash: the broad
+//! phase of the separation pass, which looks at all characters at once after they moved.
+//!
+//! Boxes are filed by the cell of their lowest corner in a grid whose cell edge exceeds the
+//! width of every "small" box, so two overlapping small boxes lie in the same or adjacent
+//! cells. The filled cells, sorted, are joined with themselves shifted by each of the 13
+//! neighbour offsets that come after the cell in that order (a merge join, two pointers
+//! moving forwards, one pass per row of three neighbours along z), so each pair of cells, and
+//! each pair of boxes, is looked at once. Boxes wider than twice the mean width are "large":
+//! each is tested against every other box, so one huge box cannot make the cells huge.
+
+use spherewalk_core::Real;
+use spherewalk_core::parry3d::bounding_volume::{Aabb, BoundingVolume};
+use std::ops::{Range, RangeInclusive};
+
+/// Cell edge over the small boxes' widest width: a margin so that rounding in `corner / edge`
+/// (made in `f64`) can never put two overlapping small boxes two cells apart.
+const EDGE_MARGIN: f64 = 1.0625;
+
+/// The 13 neighbours that come after a cell in lexicographic order, as rows along z: cell
+/// offsets `(dx, dy)` and the range of `dz`. With the cell itself they visit each adjacent
+/// pair of cells once, and a row's cells lie next to each other in sorted order, so one
+/// search finds all of them.
+const FORWARD_ROWS: [(i64, i64, RangeInclusive<i64>); 5] = [
+    (0, 0, 1..=1),
+    (0, 1, -1..=1),
+    (1, -1, -1..=1),
+    (1, 0, -1..=1),
+    (1, 1, -1..=1),
+];
+
+/// Widest width (m) of `aabb` along any axis.
+fn width(aabb: &Aabb) -> Real {
+    (aabb.maxs - aabb.mins).max()
+}
+
+/// Calls `found(i, j)` once for every pair `i < j` of indices into `boxes` (world, m) whose
+/// boxes overlap or touch, in no set order. Boxes holding NaN overlap nothing.
+pub(crate) fn overlapping_pairs(boxes: &[Aabb], mut found: impl FnMut(u32, u32)) {
+    let widths: Vec<Real> = boxes.iter().map(width).collect();
+    let finite = widths.iter().filter(|w| w.is_finite());
+    let (sum, count) = finite.fold((0.0, 0), |(s, n), w| (s + w, n + 1));
+    let small_limit = 2.0 * sum / Real::max(count as Real, 1.0);
+    // The cell edge covers the widest small box, which is often well under the limit.
+    let widest = widths
+        .iter()
+        .copied()
+        .filter(|&w| w <= small_limit)
+        .fold(0.0, Real::max);
+    let edge = (EDGE_MARGIN * f64::from(widest)).max(f64::from(Real::MIN_POSITIVE));
+    // (cell, box index) of every small box, sorted by cell then index; the rest are large.
+    // Two small boxes that overlap have lowest corners at most `widest` apart per axis.
+    let mut filed: Vec<([i64; 3], u32)> = Vec::with_capacity(boxes.len());
+    let mut large: Vec<u32> = Vec::new();
+    for ((i, b), w) in (0u32..).zip(boxes).zip(&widths) {
+        if *w <= small_limit {
+            let cell = [0, 1, 2].map(|k| (f64::from(b.mins[k]) / edge).floor() as i64);
+            filed.push((cell, i));
+        } else if !w.is_nan() {
+            large.push(i);
+        }
+    }
+    filed.sort_unstable();
+    // The small boxes in filed order (so a cell's boxes are read from one stretch of memory),
+    // and each filled cell with the range of them it holds.
+    let sorted: Vec<(Aabb, u32)> = filed.iter().map(|&(_, i)| (boxes[i as usize], i)).collect();
+    let mut cells: Vec<([i64; 3], Range<usize>)> = Vec::new();
+    for (k, (cell, _)) in filed.iter().enumerate() {
+        match cells.last_mut() {
+            Some((last, range)) if last == cell => range.end = k + 1,
+            _ => cells.push((*cell, k..k + 1)),
+        }
+    }
+    let mut report = |(a, i): &(Aabb, u32), (b, j): &(Aabb, u32)| {
+        if a.intersects(b) {
+            found(*i.min(j), *i.max(j));
+        }
+    };
+    for (_, range) in &cells {
+        let here = &sorted[range.clone()];
+        for (n, a) in here.iter().enumerate() {
+            for b in &here[n + 1..] {
+                report(a, b);
+            }
+        }
+    }
+    for (dx, dy, dz) in FORWARD_ROWS {
+        let mut j = 0;
+        for (cell, range) in &cells {
+            // Cells at the edge of the `i64` range (saturated coordinates) have no neighbour
+            // beyond it in x or y, and their z row is cut at the edge; the rest keep their
+            // order when shifted, so `j` only moves forwards.
+            let (Some(x), Some(y)) = (cell[0].checked_add(dx), cell[1].checked_add(dy)) else {
+                continue;
+            };
+            let from = [x, y, cell[2].saturating_add(*dz.start())];
+            let to = [x, y, cell[2].saturating_add(*dz.end())];
+            while j < cells.len() && cells[j].0 < from {
+                j += 1;
+            }
+            for (_, others) in cells[j..].iter().take_while(|(other, _)| *other <= to) {
+                for a in &sorted[range.clone()] {
+                    for b in &sorted[others.clone()] {
+                        report(a, b);
+                    }
+                }
+            }
+        }
+    }
+    let entry = |i: u32| (boxes[i as usize], i);
+    for (n, &i) in large.iter().enumerate() {
+        let a = entry(i);
+        for b in &sorted {
+            report(&a, b);
+        }
+        for &j in &large[n + 1..] {
+            report(&a, &entry(j));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spherewalk_core::{Point3, Vec3};
+
+    /// A tiny deterministic generator (64-bit LCG), for scatters without a dependency.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn unit(&mut self) -> Real {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 40) as Real / (1u64 << 24) as Real
+        }
+    }
+
+    fn cube(c: Point3, half: Real) -> Aabb {
+        Aabb::new(c - Vec3::repeat(half), c + Vec3::repeat(half))
+    }
+
+    fn pairs(boxes: &[Aabb]) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        overlapping_pairs(boxes, |a, b| out.push((a, b)));
+        out.sort_unstable();
+        out
+    }
+
+    fn brute_force(boxes: &[Aabb]) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for a in 0..boxes.len() {
+            for b in a + 1..boxes.len() {
+                if boxes[a].intersects(&boxes[b]) {
+                    out.push((a as u32, b as u32));
+                }
+            }
+        }
+        out
+    }
+
+    /// The pairs equal a brute-force test of every pair, each once, for scatters of small
+    /// boxes with a few wide ones among them, on a shell (a crowd on a planet) and in a
+    /// slab, including boxes that exactly touch across a cell boundary.
+    #[test]
+    fn pairs_match_brute_force() {
+        let mut rng = Lcg(11);
+        for round in 0..40 {
+            let n = 50 + round * 20;
+            let mut boxes: Vec<Aabb> = (0..n)
+                .map(|_| {
+                    let c = if round % 2 == 0 {
+                        let d = Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5);
+                        Point3::from(d.normalize() * 10.0)
+                    } else {
+                        Point3::new(rng.unit() * 30.0, rng.unit() * 30.0, rng.unit())
+                    };
+                    cube(c, 0.2 + 0.6 * rng.unit())
+                })
+                .collect();
+            if round % 5 == 0 {
+                boxes.push(cube(Point3::new(2.0, 3.0, 0.0), 6.0));
+                boxes.push(cube(Point3::new(-4.0, 3.0, 1.0), 25.0));
+            }
+            // Two boxes touching exactly along x.
+            boxes.push(Aabb::new(
+                Point3::new(0.0, 0.0, 0.0),
+                Point3::new(1.0, 1.0, 1.0),
+            ));
+            boxes.push(Aabb::new(
+                Point3::new(1.0, 0.5, 0.5),
+                Point3::new(2.0, 1.5, 1.5),
+            ));
+            let found = pairs(&boxes);
+            let mut unique = found.clone();
+            unique.dedup();
+            assert_eq!(
+                unique.len(),
+                found.len(),
+                "round {round}: a pair reported twice"
+            );
+            assert_eq!(found, brute_force(&boxes), "round {round}");
+        }
+    }
+
+    /// Hostile boxes answer without panicking: NaN boxes overlap nothing, an infinite box
+    /// overlaps everything finite (the far box too), coordinates near `f32::MAX` saturate the cell
+    /// index without overflow, and an empty set has no pairs.
+    #[test]
+    fn hostile_boxes_answer() {
+        assert!(pairs(&[]).is_empty());
+        let nan = cube(Point3::new(Real::NAN, 0.0, 0.0), 1.0);
+        let everywhere = cube(Point3::origin(), Real::INFINITY);
+        let far = cube(Point3::new(Real::MAX / 2.0, -Real::MAX / 2.0, 0.0), 1.0);
+        let here = cube(Point3::origin(), 0.5);
+        let boxes = [
+            nan,
+            everywhere,
+            far,
+            here,
+            cube(Point3::new(0.5, 0.0, 0.0), 0.5),
+        ];
+        assert_eq!(pairs(&boxes), brute_force(&boxes));
+        assert_eq!(pairs(&boxes), [(1, 2), (1, 3), (1, 4), (3, 4)]);
+    }
+}
