@@ -18,7 +18,7 @@ pub use crate::contact::ColliderId;
 use crate::math::{Iso, Real, Vec3, is_finite_vec};
 use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhWorkspace, TraversalAction};
-use parry3d::shape::SharedShape;
+use parry3d::shape::{Shape, SharedShape};
 use thiserror::Error;
 
 /// Per-collider behaviour flags.
@@ -170,6 +170,8 @@ pub struct Collider {
     /// The shape as closed-form solids (local), when it is made of balls, cuboids and
     /// capsules only.
     solids: Option<primitive::LocalSolids>,
+    /// The shape's [`local_box`] (a compound's), so moving the collider reads no shape.
+    local_box: Option<Aabb>,
 }
 
 /// Farthest a collider may reach from the world origin along any axis (m, world): 1000 km.
@@ -254,6 +256,7 @@ impl CollisionWorld {
     pub fn insert(&mut self, desc: ColliderDesc) -> Result<ColliderId, WorldError> {
         let aabb = checked_aabb(&desc)?;
         let solids = primitive::LocalSolids::of(&*desc.shape.0);
+        let local_box = local_box(&*desc.shape.0);
         let collider = Collider {
             shape: desc.shape,
             pose: desc.pose,
@@ -263,6 +266,7 @@ impl CollisionWorld {
             angular_velocity: desc.angular_velocity,
             aabb,
             solids,
+            local_box,
         };
         let index = match self.free.pop() {
             Some(index) => index,
@@ -340,11 +344,9 @@ impl CollisionWorld {
 
     /// The world box of collider `id` if it moved to `pose`, after checking both.
     fn moved_aabb(&self, id: ColliderId, pose: &Iso) -> Result<Aabb, WorldError> {
-        let collider = self.get(id).ok_or(WorldError::UnknownCollider(id))?;
-        let mut desc = ColliderDesc::new(collider.shape.clone()).pose(*pose);
-        desc.linear_velocity = collider.linear_velocity;
-        desc.angular_velocity = collider.angular_velocity;
-        checked_aabb(&desc)
+        let c = self.get(id).ok_or(WorldError::UnknownCollider(id))?;
+        let (linear, angular) = (&c.linear_velocity, &c.angular_velocity);
+        checked_box(&*c.shape.0, c.local_box.as_ref(), pose, linear, angular)
     }
 
     /// Moves many colliders at once (characters' bodies, platforms) and refits the BVH once,
@@ -396,6 +398,7 @@ impl CollisionWorld {
         let collider = self.get_mut(id).ok_or(WorldError::UnknownCollider(id))?;
         let aabb = checked_aabb(&ColliderDesc::new(shape.clone()).pose(collider.pose))?;
         collider.solids = primitive::LocalSolids::of(&*shape.0);
+        collider.local_box = local_box(&*shape.0);
         collider.shape = shape;
         collider.aabb = aabb;
         let on_grid = collider.flags.grid;
@@ -526,17 +529,41 @@ pub(crate) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
         & (other_lo.z <= hi.z)
 }
 
+/// The world box of `desc`'s shape at its pose, after checking both ([`checked_box`]).
 fn checked_aabb(desc: &ColliderDesc) -> Result<Aabb, WorldError> {
-    let t = desc.pose.translation.vector;
-    let finite = crate::math::is_finite_iso(&desc.pose)
-        && is_finite_vec(&desc.linear_velocity)
-        && is_finite_vec(&desc.angular_velocity);
+    let shape = &*desc.shape.0;
+    let (pose, linear, angular) = (&desc.pose, &desc.linear_velocity, &desc.angular_velocity);
+    checked_box(shape, local_box(shape).as_ref(), pose, linear, angular)
+}
+
+/// The box a compound carries with its pose (local, m): its world box at any pose is this
+/// box carried there, as parry computes it. `None` for other shapes.
+fn local_box(shape: &dyn Shape) -> Option<Aabb> {
+    shape.as_compound().map(|c| *c.local_aabb())
+}
+
+/// The world box (m) of `shape` at `pose` (from `local`, its [`local_box`], when it has one,
+/// without reading the shape), after checking that the pose and the velocities (m/s, rad/s)
+/// are finite and the box finite and within [`MAX_COORD`].
+fn checked_box(
+    shape: &dyn Shape,
+    local: Option<&Aabb>,
+    pose: &Iso,
+    linear: &Vec3,
+    angular: &Vec3,
+) -> Result<Aabb, WorldError> {
+    let t = pose.translation.vector;
+    let finite =
+        crate::math::is_finite_iso(pose) && is_finite_vec(linear) && is_finite_vec(angular);
     if !finite {
         return Err(WorldError::NonFinitePose {
             translation: [t.x, t.y, t.z],
         });
     }
-    let aabb = desc.shape.compute_aabb(&desc.pose);
+    let aabb = match local {
+        Some(local) => local.transform_by(pose),
+        None => shape.compute_aabb(pose),
+    };
     let ok = aabb
         .mins
         .iter()

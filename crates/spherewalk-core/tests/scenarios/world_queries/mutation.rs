@@ -346,3 +346,49 @@ fn regression_huge_meshes_and_heightfields_are_refused() {
     let kept = world.get(ball).expect("ball").pose.translation.vector;
     assert_eq!(kept, Vec3::zeros());
 }
+
+/// A compound moved by `set_pose`, `set_poses` and reshaped by `set_shape` keeps exactly the
+/// box parry gives its shape at the new pose (the world carries the compound's local box
+/// instead of asking the shape each move: the bits must not differ), and a move out of range
+/// is still refused.
+#[test]
+fn moved_compound_keeps_parrys_box_bit_for_bit() {
+    let parts = |r: Real| {
+        SharedShape::compound(vec![
+            (Iso::translation(0.0, r, 0.0), SharedShape::ball(r)),
+            (Iso::translation(0.0, 3.0 * r, 0.0), SharedShape::ball(r)),
+            (
+                Iso::translation(0.2, 5.0 * r, 0.1),
+                SharedShape::cuboid(r, 0.5 * r, r),
+            ),
+        ])
+    };
+    let mut world = CollisionWorld::new();
+    let id = insert(&mut world, ColliderDesc::new(parts(0.3)).on_grid());
+    let turn = Quat::from_euler_angles(0.7, -1.3, 2.1);
+    let pose = Iso::from_parts(Vec3::new(3.5, -17.25, 40.125).into(), turn);
+    world.set_pose(id, pose).expect("finite pose");
+    let expected = parts(0.3).compute_aabb(&pose);
+    assert_eq!(world.get(id).expect("kept").aabb, expected);
+    let later = Iso::from_parts(Vec3::new(-2.0, 9.0, 0.5).into(), turn * turn);
+    world.set_poses(&[(id, later)]).expect("finite pose");
+    assert_eq!(
+        world.get(id).expect("kept").aabb,
+        parts(0.3).compute_aabb(&later)
+    );
+    world.set_shape(id, parts(0.45)).expect("finite shape");
+    world.set_pose(id, pose).expect("finite pose");
+    assert_eq!(
+        world.get(id).expect("kept").aabb,
+        parts(0.45).compute_aabb(&pose)
+    );
+    let far = Iso::translation(2.0e6, 0.0, 0.0);
+    assert!(matches!(
+        world.set_pose(id, far),
+        Err(WorldError::OutOfRange { .. })
+    ));
+    assert_eq!(
+        world.get(id).expect("kept").aabb,
+        parts(0.45).compute_aabb(&pose)
+    );
+}
