@@ -84,6 +84,9 @@ pub(crate) struct CellGrid {
     /// rebuilt: a query box grown by it meets every cell whose colliders can overlap it.
     reach: Vec3,
     cells: HashMap<Cell, Vec<Entry>, BuildHasherDefault<CellHasher>>,
+    /// Every layer bit of a collider put on the grid since it was last rebuilt: a query whose
+    /// mask shares none of them can skip the grid.
+    layers: u32,
     /// The cell of each slot index on the grid.
     homes: Vec<Option<Cell>>,
 }
@@ -99,6 +102,7 @@ impl CellGrid {
     /// collider wider than half a cell, sets the cell edge to [`CELL_WIDTHS`] of its largest
     /// extent (at least [`GROWTH`] times the old edge), and every collider is re-filed.
     pub fn insert(&mut self, entry: Entry) {
+        self.layers |= entry.layers;
         let half = entry.aabb.half_extents();
         self.reach = self.reach.sup(&half);
         if self.too_wide(&half) {
@@ -137,11 +141,18 @@ impl CellGrid {
         }
     }
 
-    /// Rebuilds the grid from its own colliders with the tightest reach and a cell edge of
-    /// [`CELL_WIDTHS`] of the widest extent among them.
+    /// Every layer bit of the colliders on the grid (and perhaps of some that left it since
+    /// the last [`Self::rebuild`]).
+    pub fn layers(&self) -> u32 {
+        self.layers
+    }
+
+    /// Rebuilds the grid from its own colliders with the tightest reach and layers, and a cell
+    /// edge of [`CELL_WIDTHS`] of the widest extent among them.
     pub fn rebuild(&mut self) {
         let halves = self.entries().map(|e| e.aabb.half_extents());
         self.reach = halves.fold(Vec3::zeros(), |r, h| r.sup(&h));
+        self.layers = self.entries().fold(0, |l, e| l | e.layers);
         let edge = CELL_WIDTHS * 2.0 * self.reach.max();
         self.refile(edge.max(Real::MIN_POSITIVE));
     }
@@ -355,5 +366,28 @@ mod tests {
         }
         assert_eq!(grid.cells.len(), 1);
         assert_eq!(found(&grid, &boxed(2997.0, 0.0, 0.0, 0.1)), [0]);
+    }
+
+    /// The grid's layers are the union of its colliders' layers: they grow on insert, and a
+    /// rebuild drops the bits of colliders that left.
+    #[test]
+    fn layers_are_the_union_of_the_colliders_layers() {
+        let mut grid = CellGrid::default();
+        assert_eq!(grid.layers(), 0);
+        grid.insert(Entry {
+            layers: 0b0100,
+            ..entry(0, boxed(0.0, 0.0, 0.0, 0.5))
+        });
+        grid.insert(Entry {
+            layers: 1 << 31,
+            ..entry(1, boxed(3.0, 0.0, 0.0, 0.5))
+        });
+        assert_eq!(grid.layers(), 0b0100 | 1 << 31);
+        grid.update(1, boxed(30.0, 0.0, 0.0, 0.5));
+        assert_eq!(grid.layers(), 0b0100 | 1 << 31);
+        grid.remove(0);
+        assert_eq!(grid.layers(), 0b0100 | 1 << 31, "kept until a rebuild");
+        grid.rebuild();
+        assert_eq!(grid.layers(), 1 << 31);
     }
 }

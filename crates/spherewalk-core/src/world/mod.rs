@@ -504,12 +504,16 @@ impl CollisionWorld {
             }
             TraversalAction::Continue
         });
-        self.grid.query(aabb, |e| {
-            let id = ColliderId::new(e.index, e.generation);
-            if filter.accepts(id, e.layers) {
-                out.push(id);
-            }
-        });
+        // A filter that sees none of the grid's layers (a character's pushback against the
+        // scenery alone) skips the grid.
+        if self.grid.layers() & filter.mask != 0 {
+            self.grid.query(aabb, |e| {
+                let id = ColliderId::new(e.index, e.generation);
+                if filter.accepts(id, e.layers) {
+                    out.push(id);
+                }
+            });
+        }
         out[start..].sort_unstable();
     }
 }
