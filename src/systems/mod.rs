@@ -71,3 +71,17 @@ pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
         .filter_map(|item| f(&mut value, item))
         .collect()
 }
+
+/// Sorts `items`, on rayon's pool when `parallel` is asked for and the `parallel` feature is
+/// on. Unstable: equal items may end in either order, so both ways give the same result only
+/// where no two items are equal (the callers sort items with distinct indices).
+pub(crate) fn sort_unstable<T: Ord + Send>(items: &mut [T], parallel: bool) {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::slice::ParallelSliceMut;
+        items.par_sort_unstable();
+        return;
+    }
+    let _ = parallel;
+    items.sort_unstable();
+}

@@ -34,9 +34,11 @@ fn width(aabb: &Aabb) -> Real {
     (aabb.maxs - aabb.mins).max()
 }
 
-/// Calls `found(i, j)` once for every pair `i < j` of indices into `boxes` (world, m) whose
-/// boxes overlap or touch, in no set order. Boxes holding NaN overlap nothing.
-pub(crate) fn overlapping_pairs(boxes: &[Aabb], mut found: impl FnMut(u32, u32)) {
+/// Every pair `(i, j)`, `i < j`, of indices into `boxes` (world, m) whose boxes overlap or
+/// touch, once each, in no set order. Boxes holding NaN overlap nothing. With `parallel`
+/// (feature `parallel`) the sort and the join run on rayon's pool, in chunks of [`CHUNK`]
+/// cells; the pairs are the same.
+pub(crate) fn overlapping_pairs(boxes: &[Aabb], parallel: bool) -> Vec<(u32, u32)> {
     let widths: Vec<Real> = boxes.iter().map(width).collect();
     let finite = widths.iter().filter(|w| w.is_finite());
     let (sum, count) = finite.fold((0.0, 0), |(s, n), w| (s + w, n + 1));
@@ -60,7 +62,7 @@ pub(crate) fn overlapping_pairs(boxes: &[Aabb], mut found: impl FnMut(u32, u32))
             large.push(i);
         }
     }
-    filed.sort_unstable();
+    super::sort_unstable(&mut filed, parallel);
     // The small boxes in filed order (so a cell's boxes are read from one stretch of memory),
     // and each filled cell with the range of them it holds.
     let sorted: Vec<(Aabb, u32)> = filed.iter().map(|&(_, i)| (boxes[i as usize], i)).collect();
@@ -71,51 +73,96 @@ pub(crate) fn overlapping_pairs(boxes: &[Aabb], mut found: impl FnMut(u32, u32))
             _ => cells.push((*cell, k..k + 1)),
         }
     }
-    let mut report = |(a, i): &(Aabb, u32), (b, j): &(Aabb, u32)| {
-        if a.intersects(b) {
-            found(*i.min(j), *i.max(j));
-        }
+    let size = if parallel { CHUNK } else { usize::MAX };
+    let chunks: Vec<Range<usize>> = (0..cells.len())
+        .step_by(size)
+        .map(|start| start..start.saturating_add(size).min(cells.len()))
+        .collect();
+    let grid = Filed {
+        cells: &cells,
+        sorted: &sorted,
     };
-    for (_, range) in &cells {
-        let here = &sorted[range.clone()];
-        for (n, a) in here.iter().enumerate() {
-            for b in &here[n + 1..] {
-                report(a, b);
-            }
+    let joined = super::filter_map_init(
+        &chunks,
+        parallel,
+        || (),
+        |(), chunk| {
+            let mut out = Vec::new();
+            grid.join(chunk.clone(), &mut out);
+            Some(out)
+        },
+    );
+    let mut out: Vec<(u32, u32)> = joined.into_iter().flatten().collect();
+    let entry = |i: u32| (boxes[i as usize], i);
+    for (n, &i) in large.iter().enumerate() {
+        let a = entry(i);
+        for b in &sorted {
+            report(&a, b, &mut out);
+        }
+        for &j in &large[n + 1..] {
+            report(&a, &entry(j), &mut out);
         }
     }
-    for (dx, dy, dz) in FORWARD_ROWS {
-        let mut j = 0;
-        for (cell, range) in &cells {
-            // Cells at the edge of the `i64` range (saturated coordinates) have no neighbour
-            // beyond it in x or y, and their z row is cut at the edge; the rest keep their
-            // order when shifted, so `j` only moves forwards.
-            let (Some(x), Some(y)) = (cell[0].checked_add(dx), cell[1].checked_add(dy)) else {
-                continue;
-            };
-            let from = [x, y, cell[2].saturating_add(*dz.start())];
-            let to = [x, y, cell[2].saturating_add(*dz.end())];
-            while j < cells.len() && cells[j].0 < from {
-                j += 1;
+    out
+}
+
+/// Cells the join hands to one job of the pool (a serial join takes them all at once).
+const CHUNK: usize = 64;
+
+/// The small boxes filed by cell: each filled cell, sorted, with the range of `sorted` (boxes
+/// and their indices, in cell order) it holds.
+struct Filed<'a> {
+    cells: &'a [([i64; 3], Range<usize>)],
+    sorted: &'a [(Aabb, u32)],
+}
+
+impl Filed<'_> {
+    /// Appends to `out` the overlapping pairs of the cells in `chunk` (indices into `cells`):
+    /// within each cell, and with each of the cell's forward neighbours.
+    fn join(&self, chunk: Range<usize>, out: &mut Vec<(u32, u32)>) {
+        let cells = self.cells;
+        let boxes = |range: &Range<usize>| &self.sorted[range.clone()];
+        for (_, range) in &cells[chunk.clone()] {
+            let here = boxes(range);
+            for (n, a) in here.iter().enumerate() {
+                for b in &here[n + 1..] {
+                    report(a, b, out);
+                }
             }
-            for (_, others) in cells[j..].iter().take_while(|(other, _)| *other <= to) {
-                for a in &sorted[range.clone()] {
-                    for b in &sorted[others.clone()] {
-                        report(a, b);
+        }
+        for (dx, dy, dz) in FORWARD_ROWS {
+            let mut j: Option<usize> = None;
+            for (cell, range) in &cells[chunk.clone()] {
+                // Cells at the edge of the `i64` range (saturated coordinates) have no
+                // neighbour beyond it in x or y, and their z row is cut at the edge; the rest
+                // keep their order when shifted, so `j` only moves forwards once found.
+                let (Some(x), Some(y)) = (cell[0].checked_add(dx), cell[1].checked_add(dy)) else {
+                    continue;
+                };
+                let from = [x, y, cell[2].saturating_add(*dz.start())];
+                let to = [x, y, cell[2].saturating_add(*dz.end())];
+                let mut at = j.unwrap_or_else(|| cells.partition_point(|(c, _)| *c < from));
+                while at < cells.len() && cells[at].0 < from {
+                    at += 1;
+                }
+                j = Some(at);
+                for (_, others) in cells[at..].iter().take_while(|(other, _)| *other <= to) {
+                    for a in boxes(range) {
+                        for b in boxes(others) {
+                            report(a, b, out);
+                        }
                     }
                 }
             }
         }
     }
-    let entry = |i: u32| (boxes[i as usize], i);
-    for (n, &i) in large.iter().enumerate() {
-        let a = entry(i);
-        for b in &sorted {
-            report(&a, b);
-        }
-        for &j in &large[n + 1..] {
-            report(&a, &entry(j));
-        }
+}
+
+/// Appends the pair of `(a, i)` and `(b, j)` (box, index) to `out`, smaller index first,
+/// when the boxes overlap or touch.
+fn report((a, i): &(Aabb, u32), (b, j): &(Aabb, u32), out: &mut Vec<(u32, u32)>) {
+    if a.intersects(b) {
+        out.push((*i.min(j), *i.max(j)));
     }
 }
 
@@ -141,10 +188,13 @@ mod tests {
         Aabb::new(c - Vec3::repeat(half), c + Vec3::repeat(half))
     }
 
+    /// The pairs, sorted, after checking that the parallel join finds the same ones.
     fn pairs(boxes: &[Aabb]) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        overlapping_pairs(boxes, |a, b| out.push((a, b)));
+        let mut out = overlapping_pairs(boxes, false);
+        let mut parallel = overlapping_pairs(boxes, true);
         out.sort_unstable();
+        parallel.sort_unstable();
+        assert_eq!(out, parallel, "serial and parallel joins differ");
         out
     }
 

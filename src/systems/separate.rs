@@ -72,7 +72,7 @@ type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// once, at the end. A character whose body collider the game removed from the world takes
 /// no part.
 pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
-    let crowd = snapshot(world, collision);
+    let crowd = snapshot(world, collision, parallel);
     let shared: &CollisionWorld = collision;
     let find = |(): &mut (), s: &Snapshot| Some((s.body, push_of(s, &crowd)?));
     let pushes: Vec<(ColliderId, Vec3)> =
@@ -89,8 +89,9 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
     sync_bodies(world, collision);
 }
 
-/// Every character's snapshot after the step, sorted by body id, with its neighbours.
-fn snapshot(world: &World, collision: &CollisionWorld) -> Crowd {
+/// Every character's snapshot after the step, sorted by body id, with its neighbours (found
+/// on rayon's pool when `parallel` is asked for).
+fn snapshot(world: &World, collision: &CollisionWorld, parallel: bool) -> Crowd {
     let mut query = world.query::<(&Body, &Character, &Pose)>();
     let mut found: Vec<(ColliderId, &Character, Pose)> = query
         .iter()
@@ -98,32 +99,35 @@ fn snapshot(world: &World, collision: &CollisionWorld) -> Crowd {
         .map(|(b, c, p)| (b.0, c, *p))
         .collect();
     found.sort_by_key(|(id, _, _)| *id);
+    // Each chunk's spheres and boxes on the pool, then joined in order.
+    let size = if parallel { CHUNK } else { usize::MAX };
+    let chunks: Vec<&[(ColliderId, &Character, Pose)]> = found.chunks(size).collect();
+    let placed = super::filter_map_init(&chunks, parallel, || (), |(), chunk| Some(place(chunk)));
     let mut snaps = Vec::with_capacity(found.len());
     let mut spheres = Vec::new();
     let mut boxes = Vec::with_capacity(found.len());
-    for (body, character, pose) in found {
-        let stack = character.motor.stack();
-        let first = spheres.len();
-        let radii = stack.spheres().iter().map(|s| s.radius);
-        spheres.extend(pose.sphere_centres(stack).zip(radii));
-        let mine = &spheres[first..];
-        boxes.push(bounds(mine));
-        snaps.push(Snapshot {
-            body,
-            pose,
-            spheres: first..spheres.len(),
-            neighbours: 0..0,
-        });
+    for (chunk, (chunk_spheres, chunk_boxes, lengths)) in chunks.iter().zip(placed) {
+        let mut first = spheres.len();
+        for ((body, _, pose), n) in chunk.iter().zip(lengths) {
+            snaps.push(Snapshot {
+                body: *body,
+                pose: *pose,
+                spheres: first..first + n,
+                neighbours: 0..0,
+            });
+            first += n;
+        }
+        spheres.extend(chunk_spheres);
+        boxes.extend(chunk_boxes);
     }
     // Both directions of every overlapping pair, sorted, make each one's neighbour list.
-    let mut pairs: Vec<(u32, u32)> = Vec::new();
-    super::pairs::overlapping_pairs(&boxes, |a, b| {
-        // Two characters sharing one body (a copied component) are one body to the world.
-        if snaps[a as usize].body != snaps[b as usize].body {
-            pairs.extend([(a, b), (b, a)]);
-        }
-    });
-    pairs.sort_unstable();
+    let found = super::pairs::overlapping_pairs(&boxes, parallel);
+    // Two characters sharing one body (a copied component) are one body to the world.
+    let apart = found
+        .into_iter()
+        .filter(|&(a, b)| snaps[a as usize].body != snaps[b as usize].body);
+    let mut pairs: Vec<(u32, u32)> = apart.flat_map(|(a, b)| [(a, b), (b, a)]).collect();
+    super::sort_unstable(&mut pairs, parallel);
     let mut at = 0;
     for (k, snap) in (0u32..).zip(&mut snaps) {
         let from = at;
@@ -137,6 +141,30 @@ fn snapshot(world: &World, collision: &CollisionWorld) -> Crowd {
         spheres,
         neighbours: pairs.into_iter().map(|(_, b)| b).collect(),
     }
+}
+
+/// Characters one job of the pool places (a serial pass places them all at once).
+const CHUNK: usize = 256;
+
+/// What [`place`] gives for a chunk of characters.
+type Placed = (Vec<(Point3, Real)>, Vec<Aabb>, Vec<usize>);
+
+/// The spheres (world centre, m; radius, m) of every character of `chunk` (body, character,
+/// pose) in one list, the bounding box (world, m) of each one's spheres, and how many spheres
+/// each has.
+fn place(chunk: &[(ColliderId, &Character, Pose)]) -> Placed {
+    let mut spheres = Vec::new();
+    let mut boxes = Vec::with_capacity(chunk.len());
+    let mut lengths = Vec::with_capacity(chunk.len());
+    for (_, character, pose) in chunk {
+        let stack = character.motor.stack();
+        let first = spheres.len();
+        let radii = stack.spheres().iter().map(|s| s.radius);
+        spheres.extend(pose.sphere_centres(stack).zip(radii));
+        boxes.push(bounds(&spheres[first..]));
+        lengths.push(spheres.len() - first);
+    }
+    (spheres, boxes, lengths)
 }
 
 /// The bounding box (world, m) of `spheres`; an empty box (overlapping nothing) for none.
