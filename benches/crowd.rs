@@ -1,6 +1,8 @@
 //! Parallel speedup of the runtime: one fixed step of every character of `scenes/crowd.ron`
 //! (wanderers of 2, 3 and 5 spheres on a rocky planet of radius 40 m), stepped serially and on
-//! rayon's pool, with 1000 and with 10000 wanderers (the crowd's `count` overridden).
+//! rayon's pool, with 1000 and with 10000 wanderers (the crowd's `count` overridden), and with
+//! 1000 wanderers on a planet shrunk to the 10000's density (`1000_dense`: radius 12.65 m, 12
+//! rocks), which shows that the cost per character follows the density, not the count.
 //!
 //! `cargo bench --bench crowd -- --warm-up-time 1 --measurement-time 5`
 //!
@@ -26,8 +28,12 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use spherewalk::scene::{Scene, SceneFile};
 use std::path::Path;
 
+mod common;
+
 /// Crowd sizes measured (wanderers; the scene adds one `hero`).
 const COUNTS: [u32; 2] = [1000, 10_000];
+/// Wanderers of the dense crowd, which stands as close as the 10000 ([`built_dense`]).
+const DENSE: u32 = 1000;
 
 /// `scenes/crowd.ron` with `count` wanderers, built, not stepped yet.
 fn built(count: u32) -> Scene {
@@ -36,6 +42,17 @@ fn built(count: u32) -> Scene {
     file.set_crowd_counts(count);
     let dir = path.parent().unwrap_or(Path::new("."));
     file.build(dir, &path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// 1000 wanderers as dense as crowd.ron's 10000 (0.5 per m²): crowd.ron on a planet of radius
+/// `40 / sqrt(10)` m with 12 rocks (its rocks per m²), built, not stepped yet.
+fn built_dense() -> Scene {
+    let radius = 40.0 * (0.1_f64).sqrt();
+    let text = common::crowd_text(DENSE, radius, 12);
+    let path = Path::new("crowd_dense.ron");
+    let file = SceneFile::parse(&text, path).unwrap_or_else(|e| panic!("{e}"));
+    file.build(Path::new("."), path)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Walks `scene` 120 steps, so the crowd is spread out and moving.
@@ -102,6 +119,15 @@ fn bench_crowd(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("parallel", count), |b| {
             b.iter(|| scene.sim.step());
         });
+    }
+    // The cost per character follows the density: the dense 1000 against the 10000.
+    group.throughput(Throughput::Elements(u64::from(DENSE)));
+    for parallel in [false, true] {
+        let mut scene = walked(built_dense());
+        scene.sim.parallel = parallel;
+        let mode = if parallel { "parallel" } else { "serial" };
+        let id = BenchmarkId::new(mode, format!("{DENSE}_dense"));
+        group.bench_function(id, |b| b.iter(|| scene.sim.step()));
     }
     group.finish();
 }

@@ -8,12 +8,10 @@
 //! **Scene.** `scenes/crowd.ron` scaled: its 1000 wanderers stand on a planet of radius 40 m
 //! with 120 rocks, so for `n` wanderers the planet's radius is `40 * sqrt(n / 1000)` m (the
 //! same 0.05 characters per m²) and it has `120 * n / 1000` rocks (the same rocks per m²);
-//! the crowd is spread over the planet's surface, the gravity field reaches 2.5 radii like
-//! crowd.ron's, and everything else (the three stacks, speed, turn rate, seeds, the one
-//! `hero`) is crowd.ron's. There is no public API to resize a parsed scene's planet, so the
-//! bench formats those numbers into a RON copy of crowd.ron and parses it with
-//! `SceneFile::parse`; it builds it with `SceneFile::build_with` and a `SceneOptions` allowing
-//! `n + 1` characters (the default allows 20,000).
+//! the crowd is spread over the planet's surface, and everything else is crowd.ron's (see
+//! `benches/common/mod.rs`, which writes the RON text); it is built with
+//! `SceneFile::build_with` and a `SceneOptions` allowing `n + 1` characters (the default
+//! allows 20,000).
 //!
 //! **Unit.** One criterion iteration is one `Sim::step` of the whole crowd (intents, motor
 //! steps, character separation, events), after 120 steps of walking like the crowd bench.
@@ -26,10 +24,11 @@
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
-use spherewalk::Real;
 use spherewalk::scene::{Scene, SceneFile, SceneOptions};
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+mod common;
 
 /// Crowd sizes (wanderers).
 const COUNTS: [u32; 4] = [100, 1000, 10_000, 100_000];
@@ -44,48 +43,8 @@ const WALK_STEPS: u32 = 120;
 /// density: radius `40 * sqrt(count / 1000)` m, `120 * count / 1000` rocks.
 fn scene_text(count: u32) -> String {
     let radius = RADIUS_PER_1000 * (f64::from(count) / 1000.0).sqrt();
-    let reach = 2.5 * radius;
     let rocks = u64::from(ROCKS_PER_1000) * u64::from(count) / 1000;
-    // The planet's radius as a RON float (radius is within f32 range and positive).
-    let r = radius as Real;
-    format!(
-        r#"Scene(
-    name: "scaling_{count}",
-    description: "crowd.ron scaled to {count} wanderers at constant density",
-    dt: 0.016666668,
-    gravity: [
-        Point(centre: (0.0, 0.0, 0.0), strength: 9.81, reach: {reach:.3}),
-    ],
-    colliders: [
-        Planet(name: "planet", radius: {r:.3}, rocks: {rocks}, rock_size: 1.5, seed: 5),
-    ],
-    characters: [
-        Character(
-            name: "hero",
-            stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),
-            crouched: Capsule(height: 1.0, radius: 0.3, spheres: 2),
-            at: (0.0, {r:.3}, 0.0),
-            input: Player(speed: 5.0, jump_speed: 5.0),
-        ),
-    ],
-    crowds: [
-        Crowd(
-            name: "walker",
-            count: {count},
-            spread: Sphere(centre: (0.0, 0.0, 0.0), radius: {r:.3}),
-            stacks: [
-                Capsule(height: 1.0, radius: 0.4, spheres: 2),
-                Capsule(height: 1.8, radius: 0.3, spheres: 3),
-                Capsule(height: 2.0, radius: 0.25, spheres: 5),
-            ],
-            speed: 1.5,
-            max_turn_deg: 90.0,
-            seed: 1,
-        ),
-    ],
-)
-"#
-    )
+    common::crowd_text(count, radius, rocks)
 }
 
 /// The scaled crowd of `count` wanderers, built and walked [`WALK_STEPS`] steps, stepping in
