@@ -119,10 +119,54 @@ pub enum ShapeError {
     serde(try_from = "StackSpheres", into = "StackSpheres")
 )]
 pub struct SphereStack {
-    spheres: Vec<StackSphere>,
+    spheres: SphereList,
     min_radius: Real,
     max_radius: Real,
     height: Real,
+}
+
+/// Stacks of up to this many spheres keep them inside the stack itself (a crowd's step then
+/// reads a character's spheres from its own components instead of following a pointer).
+const INLINE: usize = 6;
+
+/// A stack's spheres: inline up to [`INLINE`] of them (unused places zeroed, so equal lists
+/// compare equal), else on the heap.
+#[derive(Clone, Debug, PartialEq)]
+enum SphereList {
+    Inline {
+        len: u8,
+        items: [StackSphere; INLINE],
+    },
+    Heap(Vec<StackSphere>),
+}
+
+impl SphereList {
+    /// The list of `spheres`, inline when they fit.
+    fn new(spheres: Vec<StackSphere>) -> Self {
+        let zero = StackSphere {
+            offset_local: 0.0,
+            radius: 0.0,
+        };
+        match u8::try_from(spheres.len()) {
+            Ok(len) if spheres.len() <= INLINE => {
+                let mut items = [zero; INLINE];
+                items[..spheres.len()].copy_from_slice(&spheres);
+                Self::Inline { len, items }
+            }
+            _ => Self::Heap(spheres),
+        }
+    }
+}
+
+impl std::ops::Deref for SphereList {
+    type Target = [StackSphere];
+
+    fn deref(&self) -> &[StackSphere] {
+        match self {
+            Self::Inline { len, items } => &items[..usize::from(*len)],
+            Self::Heap(spheres) => spheres,
+        }
+    }
 }
 
 /// A stack as serialized: its spheres, validated again by [`SphereStack::new`] on the way in,
@@ -144,7 +188,7 @@ impl TryFrom<StackSpheres> for SphereStack {
 #[cfg(feature = "serde")]
 impl From<SphereStack> for StackSpheres {
     fn from(stack: SphereStack) -> Self {
-        StackSpheres(stack.spheres)
+        StackSpheres(stack.spheres.to_vec())
     }
 }
 
@@ -210,7 +254,7 @@ impl SphereStack {
             .map(|s| s.offset_local + s.radius)
             .fold(0.0, Real::max);
         Ok(Self {
-            spheres,
+            spheres: SphereList::new(spheres),
             min_radius,
             max_radius,
             height,

@@ -520,7 +520,7 @@ fn resolve_solid(shape: &dyn Shape, pose: &Iso, part: u32) -> (PrimitiveShape, A
 /// A ball, cuboid or capsule, with its sizes (m) and axis (local): what a primitive of that
 /// kind needs besides its pose.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum SolidKind {
+pub(crate) enum SolidKind {
     Ball { radius: Real },
     Cuboid { half: Vec3 },
     Capsule { a: Point3, b: Point3, radius: Real },
@@ -568,38 +568,75 @@ impl SolidKind {
     }
 }
 
+/// Balls a compound of balls may have for [`LocalSolids::Balls`] to keep them inline.
+const INLINE_BALLS: usize = 6;
+
 /// A collider's shape resolved once, when it is set, into closed-form solids in the
 /// collider's own frame: gathering it then reads one short array instead of following the
 /// shape's pointers (a crowd's compound bodies are gathered by every neighbour, every step).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct LocalSolids(Vec<(Option<Iso>, SolidKind)>);
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum LocalSolids {
+    /// A compound of at most [`INLINE_BALLS`] balls (a character's body), kept inside the
+    /// collider: each ball's centre (collider frame, m) and radius (m), unused places zeroed.
+    Balls {
+        len: u8,
+        balls: [(Point3, Real); INLINE_BALLS],
+    },
+    /// Any other mix: each solid's pose in the collider's frame (`None` for the whole shape)
+    /// and kind.
+    Mixed(Vec<(Option<Iso>, SolidKind)>),
+}
 
 impl LocalSolids {
     /// The solids of `shape`: itself, or every part of a compound with its part pose; `None`
     /// unless all of them are balls, cuboids or capsules.
     pub(crate) fn of(shape: &dyn Shape) -> Option<Self> {
-        if let Some(compound) = shape.as_compound() {
-            let parts = compound.shapes().iter();
-            let solids = parts.map(|(pose, part)| Some((Some(*pose), SolidKind::of(&*part.0)?)));
-            return solids.collect::<Option<Vec<_>>>().map(Self);
+        let Some(compound) = shape.as_compound() else {
+            return SolidKind::of(shape).map(|kind| Self::Mixed(vec![(None, kind)]));
+        };
+        let parts = compound.shapes().iter();
+        let solids = parts.map(|(pose, part)| Some((Some(*pose), SolidKind::of(&*part.0)?)));
+        let solids = solids.collect::<Option<Vec<_>>>()?;
+        let mut balls = [(Point3::origin(), 0.0); INLINE_BALLS];
+        for (k, (pose, kind)) in solids.iter().enumerate() {
+            match (balls.get_mut(k), pose, kind) {
+                (Some(ball), Some(pose), SolidKind::Ball { radius }) => {
+                    *ball = (Point3::from(pose.translation.vector), *radius);
+                }
+                _ => return Some(Self::Mixed(solids)),
+            }
         }
-        SolidKind::of(shape).map(|kind| Self(vec![(None, kind)]))
+        match u8::try_from(solids.len()) {
+            Ok(len) => Some(Self::Balls { len, balls }),
+            Err(_) => Some(Self::Mixed(solids)),
+        }
     }
 
     /// Appends the solids of the collider `owner` at `pose` (world) whose boxes overlap `aabb`
     /// (world, m) to `out`.
     fn push(&self, owner: Owner, pose: &Iso, aabb: &Aabb, out: &mut Vec<Primitive>) {
-        for (local, kind) in &self.0 {
-            let resolved = match (local, kind) {
-                // A ball needs only its centre placed, not the whole part pose composed
-                // (the same bits as the composed pose's translation).
-                (Some(local), SolidKind::Ball { radius }) => {
-                    SolidKind::ball_at(pose * Point3::from(local.translation.vector), *radius)
+        match self {
+            Self::Balls { len, balls } => {
+                for (centre, radius) in &balls[..usize::from(*len)] {
+                    // A ball needs only its centre placed, not the whole part pose composed
+                    // (the same bits as the composed pose's translation).
+                    let resolved = SolidKind::ball_at(pose * centre, *radius);
+                    owner.push_solid(resolved, true, aabb, out);
                 }
-                (Some(local), _) => kind.at(&(pose * local)),
-                (None, _) => kind.at(pose),
-            };
-            owner.push_solid(resolved, local.is_some(), aabb, out);
+            }
+            Self::Mixed(solids) => {
+                for (local, kind) in solids {
+                    let resolved = match (local, kind) {
+                        (Some(local), SolidKind::Ball { radius }) => SolidKind::ball_at(
+                            pose * Point3::from(local.translation.vector),
+                            *radius,
+                        ),
+                        (Some(local), _) => kind.at(&(pose * local)),
+                        (None, _) => kind.at(pose),
+                    };
+                    owner.push_solid(resolved, local.is_some(), aabb, out);
+                }
+            }
         }
     }
 }

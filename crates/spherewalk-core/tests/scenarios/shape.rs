@@ -557,3 +557,26 @@ fn an_edge_in_a_waist_does_not_catch_the_character() {
         assert_abs_diff_eq!(x0 - run.local().x, 1.0, epsilon = 0.02);
     }
 }
+
+/// Stacks of up to six spheres keep them inline and longer ones on the heap: either way the
+/// stack lists exactly the spheres it was built from, clones compare equal, and stacks that
+/// differ only in one sphere's radius compare unequal.
+#[test]
+fn stacks_list_their_spheres_inline_or_not() {
+    for count in 1..=9usize {
+        let pairs: Vec<(Real, Real)> = (0..count).map(|k| (0.3 + 0.4 * k as Real, 0.3)).collect();
+        let stack = SphereStack::new(&pairs).expect("valid stack");
+        assert_eq!(stack.len(), count);
+        for (sphere, (offset, radius)) in stack.spheres().iter().zip(&pairs) {
+            assert_eq!(
+                sphere.offset_local, *offset,
+                "already normalised: feet at 0.3"
+            );
+            assert_eq!(sphere.radius, *radius);
+        }
+        assert_eq!(stack.clone(), stack);
+        let mut wider = pairs.clone();
+        wider[count - 1].1 = 0.31;
+        assert_ne!(SphereStack::new(&wider).expect("valid stack"), stack);
+    }
+}

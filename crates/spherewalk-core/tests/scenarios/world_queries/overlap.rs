@@ -233,3 +233,58 @@ fn grid_colliders_answer_like_tree_colliders_through_moves_reshapes_and_removals
         same(&tree, &mixed, round);
     }
 }
+
+/// A compound of balls is gathered as its balls placed at the collider's pose, whatever their
+/// number: up to six are kept inline in the collider, more (and mixes with other parts) in a
+/// list, and both give each ball's centre as the pose applied to its part's translation (bit
+/// for bit) and its radius, and only the balls whose boxes meet the region.
+#[test]
+fn compounds_of_balls_gather_their_balls_inline_or_not() {
+    use spherewalk_core::{Iso, PrimitiveShape, Quat};
+    let turn = Quat::from_euler_angles(0.4, 1.1, -0.7);
+    let pose = Iso::from_parts(Vec3::new(1.5, -2.0, 3.25).into(), turn);
+    for count in 1..=9usize {
+        let parts: Vec<(Iso, SharedShape)> = (0..count)
+            .map(|k| {
+                let y = 0.3 + 0.4 * k as Real;
+                (
+                    Iso::translation(0.0, y, 0.05 * k as Real),
+                    SharedShape::ball(0.3),
+                )
+            })
+            .collect();
+        let mut world = CollisionWorld::new();
+        let desc = ColliderDesc::new(SharedShape::compound(parts.clone())).pose(pose);
+        let id = insert(&mut world, desc);
+        let everywhere = Aabb::new(
+            Point3::new(-50.0, -50.0, -50.0),
+            Point3::new(50.0, 50.0, 50.0),
+        );
+        let (mut ids, mut prims) = (Vec::new(), Vec::new());
+        world.gather_primitives(&everywhere, &QueryFilter::default(), &mut ids, &mut prims);
+        assert_eq!(prims.len(), count, "{count} balls");
+        for (prim, (local, _)) in prims.iter().zip(&parts) {
+            let expected = pose * Point3::from(local.translation.vector);
+            assert_eq!(prim.collider, id);
+            assert_eq!(
+                prim.shape,
+                PrimitiveShape::Ball {
+                    centre: expected,
+                    radius: 0.3
+                }
+            );
+        }
+        // A region around the first ball alone gathers it and its overlapping neighbour only.
+        let first = pose * Point3::new(0.0, 0.3, 0.0);
+        let near = Aabb::new(first - Vec3::repeat(0.05), first + Vec3::repeat(0.05));
+        prims.clear();
+        world.gather_primitives(&near, &QueryFilter::default(), &mut ids, &mut prims);
+        let expected = prims.iter().all(|p| {
+            spherewalk_core::parry3d::bounding_volume::BoundingVolume::intersects(&p.aabb, &near)
+        });
+        assert!(
+            expected && !prims.is_empty() && prims.len() <= count.min(2),
+            "{count}: {prims:?}"
+        );
+    }
+}
