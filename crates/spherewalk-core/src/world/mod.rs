@@ -525,12 +525,15 @@ impl CollisionWorld {
 pub(crate) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
     let (lo, hi) = (&a.mins, &a.maxs);
     let (other_lo, other_hi) = (&b.mins, &b.maxs);
-    (lo.x <= other_hi.x)
-        & (lo.y <= other_hi.y)
-        & (lo.z <= other_hi.z)
-        & (other_lo.x <= hi.x)
-        & (other_lo.y <= hi.y)
-        & (other_lo.z <= hi.z)
+    // Counted rather than joined with `&`, which the compiler may still turn into a chain of
+    // branches inside a loop.
+    let met = u8::from(lo.x <= other_hi.x)
+        + u8::from(lo.y <= other_hi.y)
+        + u8::from(lo.z <= other_hi.z)
+        + u8::from(other_lo.x <= hi.x)
+        + u8::from(other_lo.y <= hi.y)
+        + u8::from(other_lo.z <= hi.z);
+    met == 6
 }
 
 /// The world box of `desc`'s shape at its pose, after checking both ([`checked_box`]).
@@ -591,4 +594,42 @@ fn checked_box(
         });
     }
     Ok(aabb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Point3;
+    use parry3d::bounding_volume::BoundingVolume;
+
+    /// `overlaps` answers as parry's `intersects` for boxes that overlap, touch, miss along
+    /// each axis in turn, or hold NaN in any of their twelve coordinates (never overlapping).
+    #[test]
+    fn overlaps_matches_parry_including_touching_and_nan() {
+        let unit = Aabb::new(Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0));
+        let mut cases = vec![unit];
+        for axis in 0..3 {
+            for shift in [-2.0, -1.0, -0.5, 0.5, 1.0, 2.0] {
+                let mut d = Vec3::zeros();
+                d[axis] = shift;
+                cases.push(Aabb::new(unit.mins + d, unit.maxs + d));
+            }
+        }
+        for b in &cases {
+            assert_eq!(overlaps(&unit, b), unit.intersects(b), "{b:?}");
+            assert_eq!(overlaps(b, &unit), b.intersects(&unit), "{b:?}");
+        }
+        for k in 0..6 {
+            let mut nan = unit;
+            if k < 3 {
+                nan.mins[k] = Real::NAN;
+            } else {
+                nan.maxs[k - 3] = Real::NAN;
+            }
+            assert!(
+                !overlaps(&unit, &nan) && !overlaps(&nan, &unit),
+                "NaN at {k}"
+            );
+        }
+    }
 }
