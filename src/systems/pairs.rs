@@ -9,8 +9,8 @@
 //! each pair of boxes, is looked at once. Boxes wider than twice the mean width are "large":
 //! each is tested against every other box, so one huge box cannot make the cells huge.
 
-use spherewalk_core::Real;
-use spherewalk_core::parry3d::bounding_volume::{Aabb, BoundingVolume};
+use spherewalk_core::parry3d::bounding_volume::Aabb;
+use spherewalk_core::{Real, boxes_overlap};
 use std::ops::{Range, RangeInclusive};
 
 /// Cell edge over the small boxes' widest width: a margin so that rounding in `corner / edge`
@@ -161,7 +161,7 @@ impl Filed<'_> {
 /// Appends the pair of `(a, i)` and `(b, j)` (box, index) to `out`, smaller index first,
 /// when the boxes overlap or touch.
 fn report((a, i): &(Aabb, u32), (b, j): &(Aabb, u32), out: &mut Vec<(u32, u32)>) {
-    if a.intersects(b) {
+    if boxes_overlap(a, b) {
         out.push((*i.min(j), *i.max(j)));
     }
 }
@@ -169,6 +169,7 @@ fn report((a, i): &(Aabb, u32), (b, j): &(Aabb, u32), out: &mut Vec<(u32, u32)>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use spherewalk_core::parry3d::bounding_volume::BoundingVolume;
     use spherewalk_core::{Point3, Vec3};
 
     /// A tiny deterministic generator (64-bit LCG), for scatters without a dependency.

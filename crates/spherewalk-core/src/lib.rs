@@ -47,5 +47,5 @@ pub use step::{
 };
 pub use world::{
     Collider, ColliderDesc, ColliderFlags, CollisionWorld, DEFAULT_LAYER, MAX_COORD, Primitive,
-    PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint, WorldError,
+    PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint, WorldError, boxes_overlap,
 };

@@ -257,7 +257,7 @@ pub(super) fn free_length(
         let swept = Aabb::new(start - r, start + r).merged(&Aabb::new(end - r, end + r));
         collect_contacts(ctx, &start, &start, sphere.radius, -tol, scratch);
         for (k, prim) in ctx.prims.iter().enumerate() {
-            if !crate::world::overlaps(&prim.aabb, &swept) {
+            if !crate::world::boxes_overlap(&prim.aabb, &swept) {
                 continue;
             }
             if let Some((_, sp)) = scratch.iter().find(|(j, _)| *j == k) {

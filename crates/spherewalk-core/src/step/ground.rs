@@ -128,7 +128,7 @@ fn cast_support(
     let limit = (nearest.distance + skin).min(reach);
     let swept = swept_box(start, &down, limit, radius);
     for (k, prim) in ctx.prims.iter().enumerate() {
-        if k == k0 || !crate::world::overlaps(&prim.aabb, &swept) {
+        if k == k0 || !crate::world::boxes_overlap(&prim.aabb, &swept) {
             continue;
         }
         // A sphere moving at most `limit` cannot touch a solid further than that from it: one

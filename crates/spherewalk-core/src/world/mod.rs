@@ -493,7 +493,7 @@ impl CollisionWorld {
         // `traverse` keeps its stack of node indices in place, where the `intersect_aabb`
         // iterator carries (and moves) a stack of 32 node references.
         self.bvh.traverse(|node| {
-            if !overlaps(&node.aabb(), aabb) {
+            if !boxes_overlap(&node.aabb(), aabb) {
                 return TraversalAction::Prune;
             }
             if let Some(leaf) = node.leaf_data()
@@ -518,11 +518,12 @@ impl CollisionWorld {
     }
 }
 
-/// Whether boxes `a` and `b` overlap or touch: parry's `intersects` (false when a coordinate
-/// is NaN), with all six comparisons made and combined without a branch. The broad and narrow
-/// phases test thousands of boxes a step, and which axis rejects a box is not predictable.
+/// Whether boxes `a` and `b` (same frame, m) overlap or touch: parry's `intersects`, and
+/// false when a coordinate is NaN, with all six comparisons made and counted without a branch.
+/// The broad and narrow phases test thousands of boxes a step, and which axis rejects a box is
+/// not predictable.
 #[inline]
-pub(crate) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
+pub fn boxes_overlap(a: &Aabb, b: &Aabb) -> bool {
     let (lo, hi) = (&a.mins, &a.maxs);
     let (other_lo, other_hi) = (&b.mins, &b.maxs);
     // Counted rather than joined with `&`, which the compiler may still turn into a chain of
@@ -616,8 +617,8 @@ mod tests {
             }
         }
         for b in &cases {
-            assert_eq!(overlaps(&unit, b), unit.intersects(b), "{b:?}");
-            assert_eq!(overlaps(b, &unit), b.intersects(&unit), "{b:?}");
+            assert_eq!(boxes_overlap(&unit, b), unit.intersects(b), "{b:?}");
+            assert_eq!(boxes_overlap(b, &unit), b.intersects(&unit), "{b:?}");
         }
         for k in 0..6 {
             let mut nan = unit;
@@ -627,7 +628,7 @@ mod tests {
                 nan.maxs[k - 3] = Real::NAN;
             }
             assert!(
-                !overlaps(&unit, &nan) && !overlaps(&nan, &unit),
+                !boxes_overlap(&unit, &nan) && !boxes_overlap(&nan, &unit),
                 "NaN at {k}"
             );
         }

@@ -58,7 +58,7 @@ fn deepest_of_sphere(
     let bounds = sphere_box(centre, radius);
     prims
         .iter()
-        .filter(|p| super::overlaps(&p.aabb, &bounds))
+        .filter(|p| super::boxes_overlap(&p.aabb, &bounds))
         .filter_map(|p| {
             let sp = world.primitive_closest(p, centre, radius)?;
             p.holds(&sp, centre).then_some(radius - sp.distance)
@@ -112,7 +112,7 @@ pub(crate) fn cast_sphere_among(
     let mut best: Option<(usize, SphereCastHit)> = None;
     let swept = swept_box(centre, dir, max_distance, radius);
     for (k, prim) in prims.iter().enumerate() {
-        if !super::overlaps(&prim.aabb, &swept) {
+        if !super::boxes_overlap(&prim.aabb, &swept) {
             continue;
         }
         let limit = best.map_or(max_distance, |(_, b)| b.distance);
@@ -144,7 +144,7 @@ pub(crate) fn cast_ray_among(
     let mut best: Option<(usize, RayHit)> = None;
     let swept = swept_box(origin, dir, max_distance, 0.0);
     for (k, prim) in prims.iter().enumerate() {
-        if !super::overlaps(&prim.aabb, &swept) {
+        if !super::boxes_overlap(&prim.aabb, &swept) {
             continue;
         }
         let limit = best.map_or(max_distance, |(_, b)| b.distance);
