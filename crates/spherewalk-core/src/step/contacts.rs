@@ -25,7 +25,7 @@ pub(super) fn collect_contacts(
     let r = Vec3::repeat(radius);
     let bounds = Aabb::new(centre - r, centre + r);
     for (k, prim) in ctx.prims.iter().enumerate() {
-        if !crate::world::boxes_overlap(&prim.aabb, &bounds) {
+        if !crate::world::boxes_overlap_counted(&prim.aabb, &bounds) {
             continue;
         }
         if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius)

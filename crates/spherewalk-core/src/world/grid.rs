@@ -9,7 +9,7 @@
 //! need its ancestors refitted; a lookup reads one short array of boxes, where a BVH descent
 //! reads a node per level.
 
-use super::boxes_overlap;
+use super::boxes_overlap_counted;
 use crate::math::{Real, Vec3};
 use parry3d::bounding_volume::Aabb;
 use std::collections::HashMap;
@@ -168,7 +168,7 @@ impl CellGrid {
         let cells = span(0) * span(1) * span(2);
         let mut test = |list: &Vec<Entry>| {
             for e in list {
-                if boxes_overlap(&e.aabb, aabb) {
+                if boxes_overlap_counted(&e.aabb, aabb) {
                     found(e);
                 }
             }

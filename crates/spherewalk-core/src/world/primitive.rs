@@ -393,7 +393,7 @@ impl Owner {
         region: &Aabb,
         out: &mut Vec<Primitive>,
     ) {
-        if part && !super::boxes_overlap(&aabb, region) {
+        if part && !super::boxes_overlap_counted(&aabb, region) {
             return;
         }
         out.push(Primitive {

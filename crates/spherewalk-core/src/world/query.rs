@@ -58,7 +58,7 @@ fn deepest_of_sphere(
     let bounds = sphere_box(centre, radius);
     prims
         .iter()
-        .filter(|p| super::boxes_overlap(&p.aabb, &bounds))
+        .filter(|p| super::boxes_overlap_counted(&p.aabb, &bounds))
         .filter_map(|p| {
             let sp = world.primitive_closest(p, centre, radius)?;
             p.holds(&sp, centre).then_some(radius - sp.distance)
