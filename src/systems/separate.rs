@@ -68,9 +68,10 @@ type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// itself, so the result is identical to the serial run.
 ///
 /// The pass finds overlapping characters among their poses directly (one pass over all of
-/// them, see [`super::pairs`]) rather than through their body colliders, so those move only
-/// once, at the end. A character whose body collider the game removed from the world takes
-/// no part.
+/// them: a sorted cell grid joined with itself) rather than through their body colliders, so
+/// those move only once, at the end. A character whose body collider the game removed from
+/// the world takes no part. With `parallel` the spheres, the join and the sorts also run on
+/// the pool, in chunks.
 pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
     let crowd = snapshot(world, collision, parallel);
     let shared: &CollisionWorld = collision;
