@@ -122,9 +122,9 @@ fn snapshot(world: &World, collision: &CollisionWorld, parallel: bool) -> Crowd 
         boxes.extend(chunk_boxes);
     }
     // Both directions of every overlapping pair, sorted, make each one's neighbour list.
-    let found = super::pairs::overlapping_pairs(&boxes, parallel);
+    let overlapping = super::pairs::overlapping_pairs(&boxes, parallel);
     // Two characters sharing one body (a copied component) are one body to the world.
-    let apart = found
+    let apart = overlapping
         .into_iter()
         .filter(|&(a, b)| snaps[a as usize].body != snaps[b as usize].body);
     let mut pairs: Vec<(u32, u32)> = apart.flat_map(|(a, b)| [(a, b), (b, a)]).collect();

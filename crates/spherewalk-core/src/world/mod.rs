@@ -617,10 +617,11 @@ mod tests {
     use crate::math::Point3;
     use parry3d::bounding_volume::BoundingVolume;
 
-    /// `overlaps` answers as parry's `intersects` for boxes that overlap, touch, miss along
-    /// each axis in turn, or hold NaN in any of their twelve coordinates (never overlapping).
+    /// `boxes_overlap` and `boxes_overlap_counted` answer as parry's `intersects` for boxes
+    /// that overlap, touch or miss along each axis in turn, and never overlap a box holding NaN
+    /// in any of its six coordinates.
     #[test]
-    fn overlaps_matches_parry_including_touching_and_nan() {
+    fn box_tests_match_parry_including_touching_and_nan() {
         let unit = Aabb::new(Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0));
         let mut cases = vec![unit];
         for axis in 0..3 {
