@@ -2,7 +2,10 @@
 //! (wanderers of 2, 3 and 5 spheres on a rocky planet of radius 40 m), stepped serially and on
 //! rayon's pool, with 1000 and with 10000 wanderers (the crowd's `count` overridden), and with
 //! 1000 wanderers on a planet shrunk to the 10000's density (`1000_dense`: radius 12.65 m, 12
-//! rocks), which shows that the cost per character follows the density, not the count.
+//! rocks), which shows that the cost per character follows the density, not the count; and
+//! with the 1000 and the 10000 again as soft wanderers (`1000_soft`, `10000_soft`: crowd.ron
+//! with `soft: true`, see `CharacterDesc::soft`), which walk through each other during their
+//! own steps and meet only in the separation pass.
 //!
 //! `cargo bench --bench crowd -- --warm-up-time 1 --measurement-time 5`
 //!
@@ -48,8 +51,17 @@ fn built(count: u32) -> Scene {
 /// `40 / sqrt(10)` m with 12 rocks (its rocks per m²), built, not stepped yet.
 fn built_dense() -> Scene {
     let radius = 40.0 * (0.1_f64).sqrt();
-    let text = common::crowd_text(DENSE, radius, 12);
+    let text = common::crowd_text(DENSE, radius, 12, false);
     let path = Path::new("crowd_dense.ron");
+    let file = SceneFile::parse(&text, path).unwrap_or_else(|e| panic!("{e}"));
+    file.build(Path::new("."), path)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// crowd.ron (radius 40 m, 120 rocks) with `count` soft wanderers, built, not stepped yet.
+fn built_soft(count: u32) -> Scene {
+    let text = common::crowd_text(count, 40.0, 120, true);
+    let path = Path::new("crowd_soft.ron");
     let file = SceneFile::parse(&text, path).unwrap_or_else(|e| panic!("{e}"));
     file.build(Path::new("."), path)
         .unwrap_or_else(|e| panic!("{e}"))
@@ -128,6 +140,17 @@ fn bench_crowd(c: &mut Criterion) {
         let mode = if parallel { "parallel" } else { "serial" };
         let id = BenchmarkId::new(mode, format!("{DENSE}_dense"));
         group.bench_function(id, |b| b.iter(|| scene.sim.step()));
+    }
+    // Soft wanderers: the same crowds, meeting only in the separation pass.
+    for count in COUNTS {
+        group.throughput(Throughput::Elements(u64::from(count)));
+        for parallel in [false, true] {
+            let mut scene = walked(built_soft(count));
+            scene.sim.parallel = parallel;
+            let mode = if parallel { "parallel" } else { "serial" };
+            let id = BenchmarkId::new(mode, format!("{count}_soft"));
+            group.bench_function(id, |b| b.iter(|| scene.sim.step()));
+        }
     }
     group.finish();
 }

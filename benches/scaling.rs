@@ -44,7 +44,7 @@ const WALK_STEPS: u32 = 120;
 fn scene_text(count: u32) -> String {
     let radius = RADIUS_PER_1000 * (f64::from(count) / 1000.0).sqrt();
     let rocks = u64::from(ROCKS_PER_1000) * u64::from(count) / 1000;
-    common::crowd_text(count, radius, rocks)
+    common::crowd_text(count, radius, rocks, false)
 }
 
 /// The scaled crowd of `count` wanderers, built and walked [`WALK_STEPS`] steps, stepping in

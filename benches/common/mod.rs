@@ -7,9 +7,11 @@
 use spherewalk::Real;
 
 /// The RON text of `scenes/crowd.ron` with `count` wanderers spread over a planet of `radius`
-/// (m) with `rocks` rocks; the gravity field reaches 2.5 radii like crowd.ron's, and
-/// everything else (the three stacks, speed, turn rate, seeds, the one `hero`) is crowd.ron's.
-pub fn crowd_text(count: u32, radius: f64, rocks: u64) -> String {
+/// (m) with `rocks` rocks, soft wanderers with `soft` (`CharacterDesc::soft`: they meet each
+/// other only in the separation pass); the gravity field reaches 2.5 radii like crowd.ron's,
+/// and everything else (the three stacks, speed, turn rate, seeds, the one `hero`) is
+/// crowd.ron's.
+pub fn crowd_text(count: u32, radius: f64, rocks: u64, soft: bool) -> String {
     let reach = 2.5 * radius;
     // The planet's radius as a RON float (radius is within f32 range and positive).
     let r = radius as Real;
@@ -46,6 +48,7 @@ pub fn crowd_text(count: u32, radius: f64, rocks: u64) -> String {
             speed: 1.5,
             max_turn_deg: 90.0,
             seed: 1,
+            soft: {soft},
         ),
     ],
 )

@@ -426,6 +426,7 @@ fn character_desc(c: &CharacterItem, fields: &GravityFields) -> CharacterDesc {
         pose: placed(c.at, &up, c.yaw),
         input: c.input.clone(),
         solid: c.solid,
+        soft: c.soft,
     }
 }
 
@@ -476,6 +477,7 @@ fn spawn_crowd(sim: &mut Sim, crowd: &CrowdItem) -> Result<(), SpawnError> {
             pose: placed(at, &up, yaw),
             input: Input::Wander(Wander::new(crowd.speed, crowd.max_turn_rate, seed)),
             solid: crowd.solid,
+            soft: crowd.soft,
         })?;
     }
     Ok(())

@@ -177,8 +177,23 @@ fn keeps_its_place_on_a_disc_turning_at_1_rad_s_for_10_turns() {
     assert_abs_diff_eq!(forward, start_forward, epsilon = 0.01);
 }
 
-#[test]
-fn two_characters_walking_into_each_other_never_overlap_beyond_the_skin() {
+/// What [`head_on`] measured.
+struct HeadOn {
+    /// Largest overlap (m) of the two feet spheres (radius 0.3 m) after any step.
+    worst: Real,
+    /// Distance (m) between the two feet at the end.
+    apart: Real,
+    /// Height (m) of each one's feet at the end.
+    heights: [Real; 2],
+    /// Speed (m/s) of each one at the end.
+    speeds: [Real; 2],
+    /// `Hit` events either one's step reported against the other's body.
+    hits: usize,
+}
+
+/// Two characters 6 m apart on the 40 m floor, walking into each other at 4 m/s each for 3 s
+/// (soft ones with `soft`, see `CharacterDesc::soft`).
+fn head_on(soft: bool) -> HeadOn {
     let mut sim = floor_sim();
     let walk = |speed| {
         Input::Script(Script::new(
@@ -193,26 +208,86 @@ fn two_characters_walking_into_each_other_never_overlap_beyond_the_skin() {
     };
     let mut a = CharacterDesc::new("a", capsule(), Pose::new(Point3::new(0.0, 0.0, 3.0)));
     a.input = walk(4.0);
+    a.soft = soft;
     let mut b = CharacterDesc::new("b", capsule(), Pose::new(Point3::new(0.0, 0.0, -3.0)));
     b.input = walk(-4.0);
+    b.soft = soft;
     let (a, b) = (
         sim.spawn_character(a).expect("a"),
         sim.spawn_character(b).expect("b"),
     );
-    let skin = 0.01;
+    let bodies: Vec<_> = [a, b]
+        .iter()
+        .map(|&e| {
+            sim.world
+                .get::<&spherewalk::components::Body>(e)
+                .expect("body")
+                .0
+        })
+        .collect();
     let mut worst: Real = 0.0;
+    let mut hits = 0;
     for _ in 0..180 {
         sim.step();
         let d = (pose_of(&sim, a).position - pose_of(&sim, b).position).norm();
         worst = worst.max(0.6 - d);
+        hits += sim
+            .drain_events()
+            .filter(
+                |e| matches!(e.kind, EventKind::Hit { collider, .. } if bodies.contains(&collider)),
+            )
+            .count();
     }
-    assert!(worst <= skin, "overlapped by {worst} m");
+    let speed = |e| {
+        sim.world
+            .get::<&MotorState>(e)
+            .expect("state")
+            .velocity
+            .norm()
+    };
+    HeadOn {
+        worst,
+        apart: (pose_of(&sim, a).position - pose_of(&sim, b).position).norm(),
+        heights: [pose_of(&sim, a).position.y, pose_of(&sim, b).position.y],
+        speeds: [speed(a), speed(b)],
+        hits,
+    }
+}
+
+#[test]
+fn two_characters_walking_into_each_other_never_overlap_beyond_the_skin() {
+    let run = head_on(false);
+    let skin = 0.01;
+    assert!(run.worst <= skin, "overlapped by {} m", run.worst);
     // They met and stand pressed together, 0.6 m apart (1 cm: the skin).
-    let d = (pose_of(&sim, a).position - pose_of(&sim, b).position).norm();
-    assert_abs_diff_eq!(d, 0.6, epsilon = skin);
+    assert_abs_diff_eq!(run.apart, 0.6, epsilon = skin);
     // Nobody climbed on anybody (1 mm: ground clamp).
-    assert_abs_diff_eq!(pose_of(&sim, a).position.y, 0.0, epsilon = 1e-3);
-    assert_abs_diff_eq!(pose_of(&sim, b).position.y, 0.0, epsilon = 1e-3);
+    assert_abs_diff_eq!(run.heights[0], 0.0, epsilon = 1e-3);
+    assert_abs_diff_eq!(run.heights[1], 0.0, epsilon = 1e-3);
+    // Each one's step was stopped by the other's body.
+    assert!(run.hits > 0);
+}
+
+#[test]
+fn soft_characters_walking_into_each_other_stop_pressed_together() {
+    let run = head_on(true);
+    // Their steps walk through each other (8 m/s together: 0.13 m a step) and never touch the
+    // other's body...
+    assert_eq!(run.hits, 0);
+    // ...and the separation pass pushes each out by half the overlap, so after every step
+    // they are apart (1 mm: f32 rounding of the push and the re-resolve on the floor).
+    assert!(
+        run.worst <= 1e-3,
+        "overlapped by {} m after a step",
+        run.worst
+    );
+    assert_abs_diff_eq!(run.apart, 0.6, epsilon = 1e-3);
+    // Pushed in the ground plane only: nobody climbed on anybody (1 mm: ground clamp).
+    assert_abs_diff_eq!(run.heights[0], 0.0, epsilon = 1e-3);
+    assert_abs_diff_eq!(run.heights[1], 0.0, epsilon = 1e-3);
+    // The velocity into each other is gone: they stand still (1 mm/s).
+    assert_abs_diff_eq!(run.speeds[0], 0.0, epsilon = 1e-3);
+    assert_abs_diff_eq!(run.speeds[1], 0.0, epsilon = 1e-3);
 }
 
 #[test]
@@ -354,8 +429,9 @@ fn events_report_landing_stepping_up_hitting_and_leaving_the_ground() {
     assert!(wall_hits > 0, "never reported hitting the wall: {seen:?}");
 }
 
-/// A crowd of wanderers on a planet, with a named hero; returns the poses after `steps`.
-fn crowd(parallel: bool, steps: u32) -> Vec<(String, [u32; 7])> {
+/// A crowd of 64 wanderers on a planet (soft ones with `soft`, see `CharacterDesc::soft`);
+/// returns the poses after `steps`.
+fn crowd(parallel: bool, soft: bool, steps: u32) -> Vec<(String, [u32; 7])> {
     let mut world = CollisionWorld::new();
     world
         .insert(ColliderDesc::new(SharedShape::ball(20.0)))
@@ -373,6 +449,7 @@ fn crowd(parallel: bool, steps: u32) -> Vec<(String, [u32; 7])> {
             .expect("stack");
         let mut desc = CharacterDesc::new(format!("w{k}"), stack, pose);
         desc.input = Input::Wander(Wander::new(3.0, 1.5, u64::from(k)));
+        desc.soft = soft;
         sim.spawn_character(desc).expect("spawn");
     }
     for _ in 0..steps {
@@ -396,24 +473,23 @@ fn crowd(parallel: bool, steps: u32) -> Vec<(String, [u32; 7])> {
 
 #[test]
 fn parallel_stepping_is_bit_identical_to_serial() {
-    let serial = crowd(false, 240);
-    let parallel = crowd(true, 240);
-    assert_eq!(serial.len(), 64);
-    assert_eq!(serial, parallel);
-    // And they did move (not a trivially equal standstill).
-    let start = crowd(false, 0);
-    assert!(
-        serial
-            .iter()
-            .zip(&start)
-            .filter(|(a, b)| a.1 != b.1)
-            .count()
-            == 64
-    );
+    for soft in [false, true] {
+        let serial = crowd(false, soft, 240);
+        let parallel = crowd(true, soft, 240);
+        assert_eq!(serial.len(), 64);
+        assert_eq!(serial, parallel, "soft: {soft}");
+        // And they did move (not a trivially equal standstill).
+        let start = crowd(false, soft, 0);
+        let moved = serial.iter().zip(&start).filter(|(a, b)| a.1 != b.1);
+        assert_eq!(moved.count(), 64, "soft: {soft}");
+    }
 }
 
-#[test]
-fn wanderers_on_a_planet_stay_on_it_and_apart() {
+/// 40 wanderers (soft ones with `soft`) walking 600 steps on a ball planet of radius 20 m:
+/// checks each stands on the surface, upright, and returns the smallest distance (m) between
+/// two characters' feet at the end and the largest overlap (m) of two feet spheres (radius
+/// 0.3 m) seen after any step.
+fn wanderers_on_a_planet(soft: bool) -> (Real, Real) {
     let mut world = CollisionWorld::new();
     world
         .insert(ColliderDesc::new(SharedShape::ball(20.0)))
@@ -431,10 +507,23 @@ fn wanderers_on_a_planet_stay_on_it_and_apart() {
             Pose::with_up(Point3::from(up.into_inner() * 20.0), &up),
         );
         desc.input = Input::Wander(Wander::new(3.0, 2.0, u64::from(k) + 7));
+        desc.soft = soft;
         ids.push(sim.spawn_character(desc).expect("spawn"));
     }
+    let nearest = |sim: &Sim| {
+        let feet: Vec<Point3> = ids.iter().map(|&e| pose_of(sim, e).position).collect();
+        let mut d = Real::INFINITY;
+        for (i, a) in feet.iter().enumerate() {
+            for b in &feet[i + 1..] {
+                d = d.min((a - b).norm());
+            }
+        }
+        d
+    };
+    let mut worst: Real = 0.0;
     for _ in 0..600 {
         sim.step();
+        worst = worst.max(0.6 - nearest(&sim));
     }
     for &e in &ids {
         let p = pose_of(&sim, e);
@@ -446,13 +535,25 @@ fn wanderers_on_a_planet_stay_on_it_and_apart() {
             epsilon = 0.01
         );
     }
-    for (i, &a) in ids.iter().enumerate() {
-        for &b in &ids[i + 1..] {
-            let d = (pose_of(&sim, a).position - pose_of(&sim, b).position).norm();
-            // Feet spheres 0.3 m in radius: at least 0.6 m apart less the 1 cm skin.
-            assert!(d > 0.59, "{d}");
-        }
-    }
+    (nearest(&sim), worst)
+}
+
+#[test]
+fn wanderers_on_a_planet_stay_on_it_and_apart() {
+    let (nearest, worst) = wanderers_on_a_planet(false);
+    // Feet spheres 0.3 m in radius: at least 0.6 m apart less the 1 cm skin, at the end and
+    // after every step.
+    assert!(nearest > 0.59, "{nearest}");
+    assert!(worst < 0.01, "{worst}");
+}
+
+#[test]
+fn soft_wanderers_on_a_planet_stay_on_it_and_apart() {
+    // Soft wanderers walk through each other during the step; the separation pass keeps them
+    // as far apart after each step as solid ones (1 cm: the skin).
+    let (nearest, worst) = wanderers_on_a_planet(true);
+    assert!(nearest > 0.59, "{nearest}");
+    assert!(worst < 0.01, "{worst}");
 }
 
 /// A scripted character jumping 9 times in 6 s, its events read once per frame after

@@ -540,6 +540,53 @@ fn a_character_layer_query_sees_only_the_characters_bodies() {
     assert_eq!(ids.len() + 4, scene.sim.collision.len());
 }
 
+#[test]
+fn soft_characters_and_crowds_ignore_the_character_layer_in_their_own_step() {
+    let text = r#"Scene(
+        characters: [
+            Character(name: "hard", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3)),
+            Character(name: "soft", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),
+                      at: (3.0, 0.0, 0.0), soft: true),
+        ],
+        crowds: [
+            Crowd(name: "w", count: 2, spread: Grid(origin: (0.0, 0.0, 5.0), spacing: 2.0, columns: 2),
+                  stacks: [Capsule(height: 1.0, radius: 0.4, spheres: 2)], speed: 1.0, soft: true),
+        ],
+    )"#;
+    let scene = SceneFile::parse(text, "soft.ron")
+        .and_then(|f| f.build(Path::new("."), Path::new("soft.ron")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut rows: Vec<(String, u32, bool)> = scene
+        .sim
+        .world
+        .query::<(
+            &spherewalk::components::Name,
+            &spherewalk::components::Character,
+        )>()
+        .iter()
+        .map(|(n, c)| {
+            (
+                n.0.clone(),
+                c.motor.filter().mask,
+                c.motor.filter().exclude.is_some(),
+            )
+        })
+        .collect();
+    rows.sort();
+    let soft = !spherewalk::CHARACTER_LAYER;
+    // Every one keeps its body (solid by default) and excludes it from its own queries; the
+    // soft ones also skip every other body.
+    assert_eq!(
+        rows,
+        [
+            ("hard".to_string(), u32::MAX, true),
+            ("soft".to_string(), soft, true),
+            ("w0".to_string(), soft, true),
+            ("w1".to_string(), soft, true),
+        ]
+    );
+}
+
 /// FNV-1a, 64-bit: a hash whose value no Rust release changes.
 fn fnv1a(bytes: impl Iterator<Item = u8>, mut hash: u64) -> u64 {
     for b in bytes {

@@ -279,6 +279,8 @@ pub(crate) struct CharacterDescRon {
     input: InputDesc,
     #[serde(default = "yes")]
     solid: bool,
+    #[serde(default)]
+    soft: bool,
 }
 
 /// A validated character, placed when the scene is built.
@@ -303,6 +305,9 @@ pub(crate) struct CharacterItem {
     pub input: Input,
     /// Whether other characters collide with it.
     pub solid: bool,
+    /// Whether it meets the other characters only in the separation pass
+    /// ([`crate::CharacterDesc::soft`]).
+    pub soft: bool,
 }
 
 impl TryFrom<CharacterDescRon> for CharacterItem {
@@ -329,6 +334,7 @@ impl TryFrom<CharacterDescRon> for CharacterItem {
             settings: d.settings.settings(d.up_frame.into()).map_err(err)?,
             input: d.input.input().map_err(err)?,
             solid: d.solid,
+            soft: d.soft,
             name: d.name,
         })
     }

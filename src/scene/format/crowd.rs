@@ -44,6 +44,8 @@ pub(crate) struct CrowdDescRon {
     seed: u64,
     #[serde(default = "yes")]
     solid: bool,
+    #[serde(default)]
+    soft: bool,
 }
 
 /// A validated crowd of wanderers.
@@ -68,6 +70,9 @@ pub(crate) struct CrowdItem {
     pub seed: u64,
     /// Whether characters collide with each other.
     pub solid: bool,
+    /// Whether they meet the other characters only in the separation pass
+    /// ([`crate::CharacterDesc::soft`]).
+    pub soft: bool,
 }
 
 impl TryFrom<CrowdDescRon> for CrowdItem {
@@ -116,6 +121,7 @@ impl TryFrom<CrowdDescRon> for CrowdItem {
                 .to_radians(),
             seed: d.seed,
             solid: d.solid,
+            soft: d.soft,
             name: d.name,
         })
     }
