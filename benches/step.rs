@@ -21,7 +21,7 @@
 //! must look in (the spheres' bounding box grown by one step's move, speed * dt, and the skin
 //! width; speed being the larger of the carried speed plus a step of gravity and the walking
 //! speed), then
-//! [`CollisionWorld::primitive_closest`] for every sphere and every gathered primitive whose
+//! `primitive_closest` (of `dyn Geometry`) for every sphere and every gathered primitive whose
 //! bounding box overlaps the sphere's. `spherewalk / floor` says how many such passes a motor
 //! step costs.
 //!
@@ -77,8 +77,9 @@ use spherewalk::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use spherewalk::parry3d::query::Ray;
 use spherewalk::parry3d::shape::{Capsule, SharedShape, Triangle};
 use spherewalk::{
-    ColliderDesc, CollisionWorld, Iso, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose,
-    Primitive, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3, math,
+    ColliderDesc, CollisionWorld, Geometry, Iso, Motor, MotorSettings, MotorState, MoveIntent,
+    Point3, Pose, Primitive, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3,
+    Vec3, math,
 };
 use std::hint::black_box;
 
@@ -709,7 +710,8 @@ impl Floor {
             for prim in &self.prims {
                 if prim.aabb.intersects(&sphere) {
                     asked += 1;
-                    let closest = self.world.primitive_closest(prim, centre, *radius);
+                    let world: &dyn Geometry = &self.world;
+                    let closest = world.primitive_closest(prim, centre, *radius);
                     found += usize::from(black_box(closest).is_some());
                 }
             }

@@ -2,10 +2,10 @@
 //!
 //! The spherewalk character motor without any ECS. A character is a [`SphereStack`] (N
 //! overlapping spheres along its local up axis) moved by [`Motor::step`] through a
-//! [`CollisionWorld`] in three phases: movement (substepped so nothing tunnels),
-//! closest-point pushback, and resolution (step offset, ground probe, slope limit, ground
-//! clamp), all in a rotatable up frame ([`UpFrame`]) so the same code walks on floors, stairs,
-//! walls, ceilings and planets.
+//! [`CollisionWorld`] (or any other collision backend implementing [`Geometry`]) in three
+//! phases: movement (substepped so nothing tunnels), closest-point pushback, and resolution
+//! (step offset, ground probe, slope limit, ground clamp), all in a rotatable up frame
+//! ([`UpFrame`]) so the same code walks on floors, stairs, walls, ceilings and planets.
 //!
 //! Conventions: metres, seconds, radians; world frame unless a name says `local`. A
 //! character's local +Y is its up, local -Z its forward, local +X its right; its position is
@@ -46,6 +46,7 @@ pub use step::{
     surface_normal_at, target_up, try_step_up, turn_up, yaw,
 };
 pub use world::{
-    Collider, ColliderDesc, ColliderFlags, CollisionWorld, DEFAULT_LAYER, MAX_COORD, Primitive,
-    PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint, WorldError, boxes_overlap,
+    Collider, ColliderDesc, ColliderFlags, ColliderMotion, CollisionWorld, DEFAULT_LAYER, Geometry,
+    MAX_COORD, Primitive, PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint,
+    WorldError, boxes_overlap, shape_primitives,
 };

@@ -29,7 +29,7 @@ use crate::pose::Pose;
 use crate::settings::{MotorSettings, SettingsError, UpFrame};
 use crate::shape::SphereStack;
 use crate::state::{MotorState, MoveIntent, StepInput};
-use crate::world::{CollisionWorld, Primitive, QueryFilter};
+use crate::world::{Geometry, Primitive, QueryFilter};
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use std::cell::Cell;
 
@@ -58,7 +58,7 @@ pub struct Motor {
 #[derive(Clone, Copy)]
 pub struct StepContext<'a> {
     /// The collision world.
-    pub world: &'a CollisionWorld,
+    pub world: &'a dyn Geometry,
     /// The character's motor.
     pub motor: &'a Motor,
     /// Primitives near the character (world frame), gathered once per step and kept by the
@@ -158,7 +158,7 @@ impl Motor {
     /// penetration recovery.
     pub fn context<'a>(
         &'a self,
-        world: &'a CollisionWorld,
+        world: &'a dyn Geometry,
         prims: &'a [Primitive],
     ) -> StepContext<'a> {
         StepContext {
@@ -177,7 +177,7 @@ impl Motor {
     /// [`Self::step_with_hooks`].
     pub fn step(
         &self,
-        world: &CollisionWorld,
+        world: &dyn Geometry,
         pose: &mut Pose,
         state: &mut MotorState,
         input: &StepInput,
@@ -207,7 +207,7 @@ impl Motor {
     /// Bad inputs never panic: see [`StepInput`] and [`InputFlags`] for the rules.
     pub fn step_with_hooks(
         &self,
-        world: &CollisionWorld,
+        world: &dyn Geometry,
         pose: &mut Pose,
         state: &mut MotorState,
         input: &StepInput,
@@ -225,7 +225,7 @@ impl Motor {
     #[allow(clippy::too_many_arguments)]
     pub fn step_with_scratch(
         &self,
-        world: &CollisionWorld,
+        world: &dyn Geometry,
         pose: &mut Pose,
         state: &mut MotorState,
         input: &StepInput,
@@ -270,7 +270,7 @@ impl Motor {
     #[allow(clippy::too_many_arguments)]
     fn step_in(
         &self,
-        world: &CollisionWorld,
+        world: &dyn Geometry,
         bounds: &Aabb,
         pose: &mut Pose,
         state: &mut MotorState,
@@ -350,7 +350,7 @@ impl Motor {
     #[allow(clippy::too_many_arguments)]
     fn gather(
         &self,
-        world: &CollisionWorld,
+        world: &dyn Geometry,
         bounds: &Aabb,
         pose: &Pose,
         state: &MotorState,
@@ -765,7 +765,7 @@ fn facing_turn(pose: &Pose, intent: &MoveIntent, dt: Real) -> Real {
 /// its radius exactly. The turn is the angular velocity's part along up, times `dt`. The step
 /// caps the character's own velocity plus this at `max_speed` (flagged).
 fn carried_velocity(
-    world: &CollisionWorld,
+    world: &dyn Geometry,
     hooks: &dyn ContactHooks,
     pose: &Pose,
     state: &MotorState,
@@ -786,9 +786,9 @@ fn carried_velocity(
         Vec3::zeros()
     };
     let mut turn = 0.0;
-    if let Some(c) = world.get(hit.collider) {
-        carried += c.linear_velocity;
-        let spin = c.angular_velocity * dt;
+    if let Some(c) = world.motion(hit.collider) {
+        carried += c.linear;
+        let spin = c.angular * dt;
         // The turn this step, as an axis and an angle reduced to one revolution; an angle too
         // large for f32 (a bad velocity) is ignored rather than turned into NaN.
         let angle = spin.norm();

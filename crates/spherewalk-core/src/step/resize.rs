@@ -6,7 +6,7 @@ use crate::math::Real;
 use crate::pose::Pose;
 use crate::settings::SettingsError;
 use crate::shape::SphereStack;
-use crate::world::CollisionWorld;
+use crate::world::Geometry;
 use thiserror::Error;
 
 /// Why [`Motor::resize`] kept the old stack.
@@ -39,7 +39,7 @@ impl Motor {
     /// [`ResizeError::Blocked`] when it does not fit at `pose`.
     pub fn resize(
         &mut self,
-        world: &CollisionWorld,
+        world: &dyn Geometry,
         pose: &Pose,
         stack: SphereStack,
     ) -> Result<Real, ResizeError> {

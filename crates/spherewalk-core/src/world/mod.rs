@@ -3,6 +3,7 @@
 
 mod cast;
 mod closest;
+mod geometry;
 mod grid;
 mod primitive;
 pub(crate) mod query;
@@ -10,6 +11,7 @@ pub(crate) mod query;
 mod test_rng;
 
 pub use closest::SurfacePoint;
+pub use geometry::{ColliderMotion, Geometry, shape_primitives};
 pub use primitive::{Primitive, PrimitiveShape};
 pub use query::{RayHit, SphereCastHit};
 

@@ -6,14 +6,14 @@ use super::closest::{
     DEGENERATE, SurfacePoint, ball_closest, capsule_closest, cuboid_closest, solid_closest,
     triangle_closest,
 };
-use super::{ColliderId, CollisionWorld};
+use super::{ColliderId, CollisionWorld, Geometry};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
 use parry3d::bounding_volume::Aabb;
 use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
 use parry3d::shape::{Ball, Capsule, Cuboid, Shape, ShapeType, Triangle};
 
 /// Marks a [`PrimitiveShape::Solid`] that is the whole collider rather than a compound part.
-const WHOLE: u32 = u32::MAX;
+pub(crate) const WHOLE: u32 = u32::MAX;
 /// Newton steps polishing a sphere-cast hit.
 const REFINE_STEPS: usize = 3;
 /// Below this approach cosine a cast is grazing and the GJK result is kept as is.
@@ -133,16 +133,11 @@ impl CollisionWorld {
             }
         }
     }
+}
 
-    fn solid_shape(&self, collider: ColliderId, part: u32) -> Option<&dyn Shape> {
-        let shape = &*self.get(collider)?.shape.0;
-        if part == WHOLE {
-            return Some(shape);
-        }
-        let compound = shape.as_compound()?;
-        compound.shapes().get(part as usize).map(|(_, s)| &*s.0)
-    }
-
+/// Queries on one primitive, for any backend: closed forms for triangles, balls, cuboids and
+/// capsules; parry for other solids, reached through [`Geometry::solid_shape`].
+impl dyn Geometry + '_ {
     /// Closest point of `prim` to `query` (world, m), if the signed distance is at most
     /// `max_distance` and, behind a one-sided triangle, no deeper than `max_distance`.
     pub fn primitive_closest(
@@ -374,12 +369,13 @@ pub(crate) fn gjk_cast_sphere(
     Some((hit.time_of_impact, pose * hit.witness2, pose * hit.normal2))
 }
 
+/// The collider a primitive is gathered for, with what its primitives carry of its flags.
 #[derive(Clone, Copy)]
-struct Owner {
-    collider: ColliderId,
-    walkable: bool,
+pub(crate) struct Owner {
+    pub(crate) collider: ColliderId,
+    pub(crate) walkable: bool,
     /// Triangles are pushed twice, once per side.
-    two_sided: bool,
+    pub(crate) two_sided: bool,
 }
 
 impl Owner {
@@ -405,7 +401,9 @@ impl Owner {
     }
 }
 
-fn push_shape_primitives(
+/// Appends the primitives of `shape` at `pose` (world) overlapping `aabb` (world, m) for
+/// `owner`: part `part` of its collider (`WHOLE` for the collider's own shape).
+pub(crate) fn push_shape_primitives(
     owner: Owner,
     shape: &dyn Shape,
     pose: &Iso,

@@ -1,6 +1,6 @@
 //! Whole-world queries built on primitives: closest point, sphere cast and ray cast.
 
-use super::{ColliderId, CollisionWorld, Primitive, QueryFilter, SurfacePoint};
+use super::{ColliderId, CollisionWorld, Geometry, Primitive, QueryFilter, SurfacePoint};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::shape::SphereStack;
@@ -50,7 +50,7 @@ pub(crate) fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: 
 
 /// Deepest penetration (m, >= 0) of a sphere at rest at `centre` into `prims`.
 fn deepest_of_sphere(
-    world: &CollisionWorld,
+    world: &dyn Geometry,
     prims: &[Primitive],
     centre: &Point3,
     radius: Real,
@@ -69,7 +69,7 @@ fn deepest_of_sphere(
 /// Deepest penetration (m, >= 0) of any sphere of `stack` at rest at `pose` into `prims`: the
 /// one measure of a stack's overlap (the step report, traces, tests).
 pub(crate) fn deepest_among(
-    world: &CollisionWorld,
+    world: &dyn Geometry,
     prims: &[Primitive],
     pose: &Pose,
     stack: &SphereStack,
@@ -83,7 +83,7 @@ pub(crate) fn deepest_among(
 /// Closest surface point among `prims` to `query` within `max_distance`: smallest signed
 /// distance first, ties broken by primitive order (deterministic).
 pub(crate) fn closest_among(
-    world: &CollisionWorld,
+    world: &dyn Geometry,
     prims: &[Primitive],
     query: &Point3,
     max_distance: Real,
@@ -102,7 +102,7 @@ pub(crate) fn closest_among(
 /// Nearest sphere-cast hit among `prims` (deterministic tie-break by order), with the index of
 /// the primitive hit.
 pub(crate) fn cast_sphere_among(
-    world: &CollisionWorld,
+    world: &dyn Geometry,
     prims: &[Primitive],
     centre: &Point3,
     radius: Real,
@@ -135,7 +135,7 @@ pub(crate) fn cast_sphere_among(
 /// Nearest ray hit among `prims` (deterministic tie-break by order), with the index of the
 /// primitive hit.
 pub(crate) fn cast_ray_among(
-    world: &CollisionWorld,
+    world: &dyn Geometry,
     prims: &[Primitive],
     origin: &Point3,
     dir: &UnitVec3,
@@ -163,7 +163,9 @@ pub(crate) fn cast_ray_among(
     best
 }
 
-impl CollisionWorld {
+/// Whole-world queries, for any backend: each gathers the primitives around the query and
+/// measures them as the motor does.
+impl dyn Geometry + '_ {
     /// The closest surface point to `query` (world, m) within `max_distance` (m), with
     /// sidedness: a negative distance means `query` is inside a solid or behind a one-sided
     /// mesh face (by at most `max_distance`).
@@ -243,5 +245,65 @@ impl CollisionWorld {
         let aabb = swept_box(origin, dir, max_distance, 0.0);
         self.gather_primitives(&aabb, filter, &mut ids, &mut prims);
         cast_ray_among(self, &prims, origin, dir, max_distance).map(|(_, hit)| hit)
+    }
+}
+
+/// The whole-world queries of `dyn Geometry`, callable on the world itself.
+impl CollisionWorld {
+    /// The closest surface point to `query` (world, m) within `max_distance` (m), with
+    /// sidedness: a negative distance means `query` is inside a solid or behind a one-sided
+    /// mesh face (by at most `max_distance`).
+    pub fn closest_point(
+        &self,
+        query: &Point3,
+        max_distance: Real,
+        filter: &QueryFilter,
+    ) -> Option<(ColliderId, SurfacePoint)> {
+        (self as &dyn Geometry).closest_point(query, max_distance, filter)
+    }
+
+    /// Deepest penetration (m, >= 0) of a sphere of `radius` at `centre` (world) into any
+    /// collider passing `filter`; 0 when it touches nothing. The sphere is at rest: a centre
+    /// behind a one-sided face does not count ([`Primitive::holds`]).
+    pub fn sphere_penetration(&self, centre: &Point3, radius: Real, filter: &QueryFilter) -> Real {
+        (self as &dyn Geometry).sphere_penetration(centre, radius, filter)
+    }
+
+    /// Deepest penetration (m, >= 0) of any sphere of `stack` at `pose` into the colliders
+    /// passing `filter`, as the motor's [`crate::StepReport::max_penetration`] measures it.
+    pub fn stack_penetration(
+        &self,
+        pose: &Pose,
+        stack: &SphereStack,
+        filter: &QueryFilter,
+    ) -> Real {
+        (self as &dyn Geometry).stack_penetration(pose, stack, filter)
+    }
+
+    /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to
+    /// `max_distance` (m); returns the first hit. Shapes the sphere already overlaps and is
+    /// moving away from are ignored; one-sided faces are only hit from the front.
+    pub fn cast_sphere(
+        &self,
+        centre: &Point3,
+        radius: Real,
+        dir: &UnitVec3,
+        max_distance: Real,
+        filter: &QueryFilter,
+    ) -> Option<SphereCastHit> {
+        (self as &dyn Geometry).cast_sphere(centre, radius, dir, max_distance, filter)
+    }
+
+    /// Casts a ray from `origin` along unit `dir` (world) up to `max_distance` (m); returns the
+    /// first hit with the surface normal facing the origin. One-sided faces are only hit from
+    /// the front.
+    pub fn cast_ray(
+        &self,
+        origin: &Point3,
+        dir: &UnitVec3,
+        max_distance: Real,
+        filter: &QueryFilter,
+    ) -> Option<RayHit> {
+        (self as &dyn Geometry).cast_ray(origin, dir, max_distance, filter)
     }
 }
