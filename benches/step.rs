@@ -14,7 +14,13 @@
 //! the same mix of flat ground, stairs, ramps, rocks, hills and walls. The ratio to report is
 //! `rapier / spherewalk` per group.
 //!
-//! **Floor.** The third function of each group, `floor`, is what any step of a sphere-stack
+//! **Backend.** `spherewalk_on_rapier` is the same motor and walk on the rapier world the KCC
+//! walks (its `ColliderSet` and `BroadPhaseBvh`), read through
+//! `spherewalk_rapier::RapierGeometry` instead of a `CollisionWorld`: the ratio
+//! `spherewalk_on_rapier / spherewalk` is what the rapier backend costs. Before measuring, each
+//! scene checks that both walks end at the same pose, bit for bit.
+//!
+//! **Floor.** The `floor` function of each group, `floor`, is what any step of a sphere-stack
 //! character must at least do: one broad-phase query and one closest point per sphere per
 //! nearby primitive. At the poses spherewalk went through in its sanity episode (replayed in
 //! order, cycling), it calls [`CollisionWorld::gather_primitives`] with the least box a step
@@ -81,6 +87,7 @@ use spherewalk::{
     Point3, Pose, Primitive, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3,
     Vec3, math,
 };
+use spherewalk_rapier::RapierGeometry;
 use std::hint::black_box;
 
 /// Fixed time step (s).
@@ -553,10 +560,43 @@ struct FloorFrame {
     spheres: [(Point3, Real); SPHERES],
 }
 
-/// spherewalk: [`Motor::step`] on a [`CollisionWorld`].
+/// The world a [`Spherewalk`] character walks in: spherewalk's own, or a rapier world's sets
+/// and broad phase seen through `spherewalk_rapier::RapierGeometry`.
+enum Backend {
+    Native(Box<CollisionWorld>),
+    Rapier(Box<RapierSets>),
+}
+
+/// What `RapierGeometry` reads: the scene's parts as fixed rapier colliders, in the broad phase.
+struct RapierSets {
+    bodies: rp::RigidBodySet,
+    colliders: rp::ColliderSet,
+    broad_phase: rp::BroadPhaseBvh,
+}
+
+/// The scene's parts as fixed rapier colliders, and a broad phase holding them: one
+/// broad-phase update builds the BVH the queries use (static colliders only).
+fn rapier_sets(scene: &Scene) -> (rp::RigidBodySet, rp::ColliderSet, rp::BroadPhaseBvh) {
+    let bodies = rp::RigidBodySet::new();
+    let mut colliders = rp::ColliderSet::new();
+    let handles: Vec<rp::ColliderHandle> = scene
+        .parts
+        .iter()
+        .map(|(shape, pose)| {
+            colliders.insert(rp::ColliderBuilder::new(shape.clone()).position(*pose))
+        })
+        .collect();
+    let mut broad_phase = rp::BroadPhaseBvh::new();
+    let params = rp::IntegrationParameters::default();
+    let mut events = Vec::new();
+    broad_phase.update(&params, &colliders, &bodies, &handles, &[], &mut events);
+    (bodies, colliders, broad_phase)
+}
+
+/// spherewalk: [`Motor::step`] on a [`CollisionWorld`], or on a rapier world.
 struct Spherewalk {
     walk: Walk,
-    world: CollisionWorld,
+    world: Backend,
     motor: Motor,
     pose: Pose,
     state: MotorState,
@@ -574,7 +614,7 @@ impl Spherewalk {
         let motor = Motor::new(stack, MotorSettings::default()).expect("default settings");
         Self {
             walk: scene.walk,
-            world: spherewalk_world(scene),
+            world: Backend::Native(Box::new(spherewalk_world(scene))),
             motor,
             pose: scene.walk.start_pose(),
             state: MotorState::default(),
@@ -582,6 +622,21 @@ impl Spherewalk {
             tick: 0,
             restarts: 0,
             frames: None,
+        }
+    }
+
+    /// Like [`Spherewalk::new`], in a rapier world of the scene's parts (the one the rapier
+    /// controller walks, built the same way).
+    fn on_rapier(scene: &Scene) -> Self {
+        let (bodies, colliders, broad_phase) = rapier_sets(scene);
+        let sets = RapierSets {
+            bodies,
+            colliders,
+            broad_phase,
+        };
+        Self {
+            world: Backend::Rapier(Box::new(sets)),
+            ..Self::new(scene)
         }
     }
 
@@ -637,7 +692,15 @@ impl Character for Spherewalk {
             Walk::Planet { .. } => self.pose.forward().into_inner() * SPEED,
         };
         let input = StepInput::new(MoveIntent::walk(velocity), gravity, DT);
-        let (world, pose, state) = (&self.world, &mut self.pose, &mut self.state);
+        let (pose, state) = (&mut self.pose, &mut self.state);
+        let on_rapier;
+        let world: &dyn Geometry = match &self.world {
+            Backend::Native(world) => &**world,
+            Backend::Rapier(sets) => {
+                on_rapier = RapierGeometry::new(&sets.bodies, &sets.colliders, &sets.broad_phase);
+                &on_rapier
+            }
+        };
         self.motor
             .step(world, pose, state, &input, &mut self.report);
         self.tick += 1;
@@ -680,12 +743,15 @@ struct Floor {
 
 impl Floor {
     /// A floor over the recorded frames of `sim` (which must have been recording), in its
-    /// world.
+    /// world (spherewalk's own).
     fn new(sim: Spherewalk) -> Self {
         let frames = sim.frames.unwrap_or_default();
         assert!(!frames.is_empty(), "the floor needs recorded poses");
+        let Backend::Native(world) = sim.world else {
+            panic!("the floor replays the native world");
+        };
         Self {
-            world: sim.world,
+            world: *world,
             filter: *sim.motor.filter(),
             frames,
             next: 0,
@@ -744,20 +810,7 @@ struct Rapier {
 impl Rapier {
     /// A character at the start of `scene`'s walk, in a rapier world of its parts.
     fn new(scene: &Scene) -> Self {
-        let bodies = rp::RigidBodySet::new();
-        let mut colliders = rp::ColliderSet::new();
-        let handles: Vec<rp::ColliderHandle> = scene
-            .parts
-            .iter()
-            .map(|(shape, pose)| {
-                colliders.insert(rp::ColliderBuilder::new(shape.clone()).position(*pose))
-            })
-            .collect();
-        // Static colliders only: one broad-phase update builds the BVH the queries use.
-        let mut broad_phase = rp::BroadPhaseBvh::new();
-        let params = rp::IntegrationParameters::default();
-        let mut events = Vec::new();
-        broad_phase.update(&params, &colliders, &bodies, &handles, &[], &mut events);
+        let (bodies, colliders, broad_phase) = rapier_sets(scene);
         let kcc = KinematicCharacterController {
             offset: CharacterLength::Absolute(0.01),
             slide: true,
@@ -919,14 +972,24 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
     eprintln!("scene {}: {}", scene.name, scene.about);
     let mut ours = Spherewalk::new(scene);
     let mut theirs = Rapier::new(scene);
+    let mut on_rapier = Spherewalk::on_rapier(scene);
     let mut recorded = Spherewalk::recording(scene);
     sanity(scene, "spherewalk", &mut recorded);
+    let mut check = Spherewalk::on_rapier(scene);
+    sanity(scene, "spherewalk_on_rapier", &mut check);
+    // The same primitives in the same order: the same walk, bit for bit.
+    assert_eq!(
+        check.pose, recorded.pose,
+        "{}: rapier backend differs",
+        scene.name
+    );
     sanity(scene, "rapier", &mut Rapier::new(scene));
     let mut floor = Floor::new(recorded);
     floor_sanity(scene, &mut floor);
     let mut group = c.benchmark_group(scene.name);
     group.throughput(Throughput::Elements(1));
     group.bench_function("spherewalk", |b| b.iter(|| ours.step()));
+    group.bench_function("spherewalk_on_rapier", |b| b.iter(|| on_rapier.step()));
     group.bench_function("rapier", |b| b.iter(|| theirs.step()));
     group.bench_function("floor", |b| b.iter(|| floor.pass()));
     group.finish();

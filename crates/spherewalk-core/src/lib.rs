@@ -48,5 +48,5 @@ pub use step::{
 pub use world::{
     Collider, ColliderDesc, ColliderFlags, ColliderMotion, CollisionWorld, DEFAULT_LAYER, Geometry,
     MAX_COORD, Primitive, PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint,
-    WorldError, boxes_overlap, shape_primitives,
+    WorldError, boxes_overlap, shape_primitives, solid_part,
 };

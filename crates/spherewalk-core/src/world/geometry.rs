@@ -67,12 +67,7 @@ impl Geometry for CollisionWorld {
     }
 
     fn solid_shape(&self, collider: ColliderId, part: u32) -> Option<&dyn Shape> {
-        let shape = &*self.get(collider)?.shape.0;
-        if part == WHOLE {
-            return Some(shape);
-        }
-        let compound = shape.as_compound()?;
-        compound.shapes().get(part as usize).map(|(_, s)| &*s.0)
+        solid_part(&*self.get(collider)?.shape.0, part)
     }
 
     fn motion(&self, collider: ColliderId) -> Option<ColliderMotion> {
@@ -106,4 +101,15 @@ pub fn shape_primitives(
         two_sided: flags.two_sided,
     };
     push_shape_primitives(owner, shape, pose, WHOLE, region, out);
+}
+
+/// The shape a [`crate::PrimitiveShape::Solid`] primitive's `part` names within its collider's
+/// `shape`: the shape itself for `u32::MAX`, else that part of a compound; `None` for a part
+/// the shape does not have. For [`Geometry::solid_shape`] implementations.
+pub fn solid_part(shape: &dyn Shape, part: u32) -> Option<&dyn Shape> {
+    if part == WHOLE {
+        return Some(shape);
+    }
+    let compound = shape.as_compound()?;
+    compound.shapes().get(part as usize).map(|(_, s)| &*s.0)
 }

@@ -11,7 +11,7 @@ pub(crate) mod query;
 mod test_rng;
 
 pub use closest::SurfacePoint;
-pub use geometry::{ColliderMotion, Geometry, shape_primitives};
+pub use geometry::{ColliderMotion, Geometry, shape_primitives, solid_part};
 pub use primitive::{Primitive, PrimitiveShape};
 pub use query::{RayHit, SphereCastHit};
 
