@@ -20,17 +20,7 @@ pub struct Body(pub ColliderId);
 
 /// The collider of a character's body: a compound of its spheres (character-local frame).
 pub fn body_shape(stack: &SphereStack) -> SharedShape {
-    let parts = stack
-        .spheres()
-        .iter()
-        .map(|s| {
-            (
-                Iso::translation(0.0, s.offset_local, 0.0),
-                SharedShape::ball(s.radius),
-            )
-        })
-        .collect();
-    SharedShape::compound(parts)
+    stack.body_shape()
 }
 
 /// The world pose of a body collider for a character at `pose`.

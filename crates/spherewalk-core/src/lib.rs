@@ -12,8 +12,9 @@
 //! the lowest point of the feet sphere.
 //!
 //! Priorities: robustness first (no tunnelling, no sticking on seams, no jitter in corners,
-//! never a panic on bad input), then speed, then features. Non-goals: rigid-body dynamics,
-//! pushing dynamic bodies, networking.
+//! never a panic on bad input), then speed, then features. Non-goals here: rigid-body
+//! dynamics (the `spherewalk-rapier` crate pushes and weighs on rapier's bodies) and
+//! networking.
 
 #![forbid(unsafe_code)]
 

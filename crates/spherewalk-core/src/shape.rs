@@ -351,6 +351,21 @@ impl SphereStack {
         &self.spheres
     }
 
+    /// The stack as one parry shape in the character-local frame: a compound of its balls
+    /// (the body other characters and physics bodies collide with).
+    pub fn body_shape(&self) -> parry3d::shape::SharedShape {
+        use parry3d::shape::SharedShape;
+        let parts = self
+            .spheres
+            .iter()
+            .map(|s| {
+                let at = crate::math::Iso::translation(0.0, s.offset_local, 0.0);
+                (at, SharedShape::ball(s.radius))
+            })
+            .collect();
+        SharedShape::compound(parts)
+    }
+
     /// Number of spheres.
     pub fn len(&self) -> usize {
         self.spheres.len()

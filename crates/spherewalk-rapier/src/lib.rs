@@ -37,7 +37,9 @@
 
 mod geometry;
 mod physics;
+mod push;
 
 pub use geometry::{RapierGeometry, collider_handle, collider_id};
 pub use physics::Physics;
+pub use push::{BodySettings, BodySettingsError, CharacterBody, Pushed};
 pub use rapier3d;

@@ -1,0 +1,275 @@
+//! Characters pushing dynamic crates in a rapier world, and their weight on what they stand
+//! on. The game loop of every test: motor step on the rapier geometry, then the pushes, then
+//! the character's kinematic body to its new pose, then one rapier step.
+
+use approx::assert_abs_diff_eq;
+use spherewalk_core::{
+    Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, QueryFilter, Real, SphereStack,
+    StepInput, StepReport, Vec3,
+};
+use spherewalk_rapier::rapier3d::prelude::*;
+use spherewalk_rapier::{BodySettings, CharacterBody, Physics, collider_id};
+
+const DT: Real = 1.0 / 60.0;
+const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
+/// Walking speed (m/s).
+const WALK: Real = 1.5;
+
+/// A rapier world with a 40 m floor (top at y = 0), stepped once.
+fn floor() -> Physics {
+    let mut physics = Physics::new();
+    physics.params.dt = DT;
+    let floor = ColliderBuilder::cuboid(20.0, 0.5, 20.0).translation(vector![0.0, -0.5, 0.0]);
+    physics.colliders.insert(floor);
+    physics
+}
+
+/// Adds a 1 m dynamic crate of `mass` (kg) resting on the floor with its centre at
+/// (x, 0.5, z); friction 0.5 (rapier's default).
+fn add_crate(physics: &mut Physics, mass: Real, x: Real, z: Real) -> RigidBodyHandle {
+    let body = physics
+        .bodies
+        .insert(RigidBodyBuilder::dynamic().translation(vector![x, 0.5, z]));
+    let collider = ColliderBuilder::cuboid(0.5, 0.5, 0.5).mass(mass);
+    physics
+        .colliders
+        .insert_with_parent(collider, body, &mut physics.bodies);
+    body
+}
+
+/// A 1.8 m character of three 0.3 m spheres and its kinematic body.
+struct Walker {
+    motor: Motor,
+    body: CharacterBody,
+    pose: Pose,
+    state: MotorState,
+    report: StepReport,
+}
+
+impl Walker {
+    fn new(physics: &mut Physics, at: Point3) -> Self {
+        let stack = SphereStack::capsule(1.8, 0.3, 3).expect("stack");
+        let pose = Pose::new(at);
+        let body = physics.insert_character(&stack, &pose);
+        let filter = QueryFilter {
+            exclude: Some(collider_id(body.collider)),
+            ..QueryFilter::default()
+        };
+        let motor = Motor::new(stack, MotorSettings::default())
+            .expect("motor")
+            .with_filter(filter);
+        Self {
+            motor,
+            body,
+            pose,
+            state: MotorState::default(),
+            report: StepReport::default(),
+        }
+    }
+
+    /// One step of the game loop with the character walking at `velocity` (m/s, world).
+    fn step(&mut self, physics: &mut Physics, velocity: Vec3) {
+        let input = StepInput::new(MoveIntent::walk(velocity), GRAVITY, DT);
+        let geometry = physics.geometry();
+        let (pose, state) = (&mut self.pose, &mut self.state);
+        self.motor
+            .step(&geometry, pose, state, &input, &mut self.report);
+        let settings = BodySettings::default();
+        physics.push_bodies(&self.report, &velocity, &GRAVITY, DT, &settings);
+        physics.move_character(&self.body, &self.pose);
+        physics.step(&GRAVITY);
+    }
+}
+
+fn position(physics: &Physics, body: RigidBodyHandle) -> Vec3 {
+    *physics.bodies[body].translation()
+}
+
+/// The character walks 3 s along -Z at 1.5 m/s into a 1 m crate of `mass` whose near face is
+/// 1.2 m ahead of its axis. Returns the character's feet and the crate's centre every step.
+fn push_crate(mass: Real) -> (Vec<Point3>, Vec<Vec3>) {
+    let mut physics = floor();
+    let crate_body = add_crate(&mut physics, mass, 0.0, -2.0);
+    physics.step(&GRAVITY);
+    let mut walker = Walker::new(&mut physics, Point3::origin());
+    let (mut feet, mut crates) = (Vec::new(), Vec::new());
+    for _ in 0..180 {
+        walker.step(&mut physics, Vec3::new(0.0, 0.0, -WALK));
+        feet.push(walker.pose.position);
+        crates.push(position(&physics, crate_body));
+    }
+    (feet, crates)
+}
+
+#[test]
+fn pushes_a_5_kg_crate_at_walking_speed_without_climbing_or_jitter() {
+    let (feet, crates) = push_crate(5.0);
+    // Contact comes after 0.8 s (1.2 m); over the last second the crate moves at the
+    // character's pace (1.5 m; 10 %: the friction each step takes off before the next push).
+    let moved = crates[179].z - crates[119].z;
+    assert_abs_diff_eq!(moved, -1.5, epsilon = 0.15);
+    let walked = feet[179].z - feet[119].z;
+    assert_abs_diff_eq!(walked, -1.5, epsilon = 0.15);
+    // The character stays behind the crate, in contact or close (its face 0.5 m from the
+    // crate's centre, its spheres 0.3 m round the axis; 5 cm: what one step of friction
+    // opens before the next push closes it).
+    let gap = feet[179].z - crates[179].z - 0.8;
+    assert!((-0.011..0.05).contains(&gap), "gap {gap} m");
+    for (k, p) in feet.iter().enumerate() {
+        // Never climbed (1 mm: the ground clamp) ...
+        assert_abs_diff_eq!(p.y, 0.0, epsilon = 1e-3);
+        // ... and never stepped back (no jitter; 0.1 mm: the pushback tolerance).
+        if k > 0 {
+            assert!(
+                p.z <= feet[k - 1].z + 1e-4,
+                "step {k}: back from {} to {}",
+                feet[k - 1].z,
+                p.z
+            );
+        }
+    }
+    // The crate slid, it did not tumble: still upright on the floor (1 cm).
+    assert_abs_diff_eq!(crates[179].y, 0.5, epsilon = 0.01);
+}
+
+#[test]
+fn a_500_kg_crate_barely_moves_and_stops_the_character_like_a_wall() {
+    let (feet, crates) = push_crate(500.0);
+    // Under 1 cm in 3 s of pushing (100 N against 2450 N of friction).
+    let moved = (crates[179] - crates[0]).norm();
+    assert!(moved < 0.01, "the crate moved {moved} m");
+    // The character stands at the crate's face: axis 0.3 m from the face at z = -1.5
+    // (1.1 cm: the skin and the crate's settling).
+    assert_abs_diff_eq!(feet[179].z, -1.2, epsilon = 0.011);
+    assert_abs_diff_eq!(feet[179].y, 0.0, epsilon = 1e-3);
+    // And stays there: the last second is still (1 mm).
+    assert_abs_diff_eq!(feet[179].z, feet[119].z, epsilon = 1e-3);
+}
+
+/// A seesaw: a 4 m x 0.1 m x 1 m plank of 20 kg on a hinge along Z, 0.5 m above the floor;
+/// returns its body.
+fn add_seesaw(physics: &mut Physics) -> RigidBodyHandle {
+    let pivot = physics
+        .bodies
+        .insert(RigidBodyBuilder::fixed().translation(vector![0.0, 0.5, 0.0]));
+    let plank = physics
+        .bodies
+        .insert(RigidBodyBuilder::dynamic().translation(vector![0.0, 0.5, 0.0]));
+    let board = ColliderBuilder::cuboid(2.0, 0.05, 0.5).mass(20.0);
+    physics
+        .colliders
+        .insert_with_parent(board, plank, &mut physics.bodies);
+    let hinge = RevoluteJointBuilder::new(Vector::z_axis());
+    physics.impulse_joints.insert(pivot, plank, hinge, true);
+    plank
+}
+
+/// How far the seesaw's +X end is below its -X end (m).
+fn tilt(physics: &Physics, plank: RigidBodyHandle) -> Real {
+    let pose = physics.bodies[plank].position();
+    let (plus, minus) = (pose * point![2.0, 0.0, 0.0], pose * point![-2.0, 0.0, 0.0]);
+    minus.y - plus.y
+}
+
+/// The character stands on the middle of the seesaw, then walks 1.5 m toward +X and waits;
+/// returns the tilt after 3 s and the character's feet. With `weightless`, its mass presses
+/// on nothing (a control).
+fn walk_the_seesaw(weightless: bool) -> (Real, Point3) {
+    let mut physics = floor();
+    let plank = add_seesaw(&mut physics);
+    physics.step(&GRAVITY);
+    let mut walker = Walker::new(&mut physics, Point3::new(0.0, 0.55, 0.0));
+    for k in 0..180 {
+        let velocity = if k < 60 {
+            Vec3::new(WALK, 0.0, 0.0)
+        } else {
+            Vec3::zeros()
+        };
+        if weightless {
+            let input = StepInput::new(MoveIntent::walk(velocity), GRAVITY, DT);
+            let geometry = physics.geometry();
+            let (pose, state) = (&mut walker.pose, &mut walker.state);
+            walker
+                .motor
+                .step(&geometry, pose, state, &input, &mut walker.report);
+            physics.move_character(&walker.body, &walker.pose);
+            physics.step(&GRAVITY);
+        } else {
+            walker.step(&mut physics, velocity);
+        }
+    }
+    (tilt(&physics, plank), walker.pose.position)
+}
+
+#[test]
+fn a_seesaw_tips_under_the_weight_of_a_character_walking_to_one_end() {
+    let (tipped, feet) = walk_the_seesaw(false);
+    // 70 kg at 1.5 m from the hinge against a 20 kg plank balanced on it: the +X end goes
+    // down until its lower corner rests on the floor, 0.5 m below the hinge. Then
+    // 2 sin(a) + 0.05 cos(a) = 0.5, sin(a) = 0.2256, and the ends differ by 4 sin(a) =
+    // 0.903 m (3 cm: rapier's contact slop and the corner sinking into the floor).
+    assert_abs_diff_eq!(tipped, 0.903, epsilon = 0.03);
+    // The character rode it down and stands on it near the low end (its feet below the
+    // hinge).
+    assert!(feet.y < 0.45 && feet.x > 1.2, "feet at {feet}");
+    // Without the weight the same walk leaves it level (1 cm).
+    let (level, _) = walk_the_seesaw(true);
+    assert_abs_diff_eq!(level, 0.0, epsilon = 0.01);
+}
+
+#[test]
+fn bad_push_inputs_push_nothing_and_bad_settings_are_named() {
+    use spherewalk_rapier::{BodySettingsError, Pushed};
+    let mut physics = floor();
+    let crate_body = add_crate(&mut physics, 5.0, 0.0, -1.05);
+    physics.step(&GRAVITY);
+    let mut walker = Walker::new(&mut physics, Point3::origin());
+    // One step into the crate (its face 0.55 m ahead) fills the report with its contact.
+    for _ in 0..30 {
+        walker.step(&mut physics, Vec3::new(0.0, 0.0, -WALK));
+    }
+    assert!(
+        walker
+            .report
+            .hits
+            .iter()
+            .any(|h| h.collider != collider_id(walker.body.collider))
+    );
+    let velocity = *physics.bodies[crate_body].linvel();
+    let wanted = Vec3::new(0.0, 0.0, -WALK);
+    let good = BodySettings::default();
+    let nan = Vec3::new(Real::NAN, 0.0, 0.0);
+    let weak = BodySettings {
+        max_strength: -1.0,
+        ..good
+    };
+    let none = Pushed::default();
+    assert_eq!(
+        physics.push_bodies(&walker.report, &nan, &GRAVITY, DT, &good),
+        none
+    );
+    assert_eq!(
+        physics.push_bodies(&walker.report, &wanted, &nan, DT, &good),
+        none
+    );
+    for dt in [0.0, -DT, Real::NAN, Real::INFINITY] {
+        assert_eq!(
+            physics.push_bodies(&walker.report, &wanted, &GRAVITY, dt, &good),
+            none
+        );
+    }
+    assert_eq!(
+        physics.push_bodies(&walker.report, &wanted, &GRAVITY, DT, &weak),
+        none
+    );
+    assert_eq!(weak.validate(), Err(BodySettingsError::MaxStrength(-1.0)));
+    let light = BodySettings { mass: 0.0, ..good };
+    assert_eq!(light.validate(), Err(BodySettingsError::Mass(0.0)));
+    // Nothing was applied: the crate's velocity is what rapier left it (bit for bit).
+    assert_eq!(*physics.bodies[crate_body].linvel(), velocity);
+    // The same report with good inputs does push it (the character walks at 1.5 m/s and
+    // the crate moves slower than that after a step of friction).
+    let pushed = physics.push_bodies(&walker.report, &wanted, &GRAVITY, DT, &good);
+    assert_eq!(pushed.bodies, 1);
+    assert!(physics.bodies[crate_body].linvel().z < velocity.z);
+}
