@@ -2,6 +2,7 @@
 
 use crate::RapierGeometry;
 use rapier3d::prelude::*;
+use spherewalk_core::GravityFields;
 
 /// A whole rapier world: bodies, colliders, joints, and what rapier keeps between steps (its
 /// broad phase, narrow phase, islands and CCD solver). A game that already holds these can
@@ -58,5 +59,34 @@ impl Physics {
     /// The world as the character motor sees it (see [`RapierGeometry`]).
     pub fn geometry(&self) -> RapierGeometry<'_> {
         RapierGeometry::new(&self.bodies, &self.colliders, &self.broad_phase)
+    }
+
+    /// Pulls every awake dynamic body toward the gravity of `fields` at its centre of mass for
+    /// one step of `dt` seconds: an impulse of `mass * g * dt` (N s), the same fields the
+    /// characters walk under, so crates fall toward planets. Step with zero uniform gravity
+    /// (`step(&Vector::zeros())`) when the fields are all the gravity there is. Bodies whose
+    /// gravity scale is 0 are left alone, others are pulled by their scale times the field.
+    /// A non-finite or non-positive `dt` pulls nothing. Returns how many bodies were pulled.
+    pub fn apply_gravity_fields(&mut self, fields: &GravityFields, dt: Real) -> usize {
+        if !(dt.is_finite() && dt > 0.0) {
+            return 0;
+        }
+        let mut pulled = 0;
+        for handle in self.islands.active_bodies() {
+            let Some(body) = self.bodies.get_mut(*handle) else {
+                continue;
+            };
+            let scale = body.gravity_scale();
+            if !body.is_dynamic() || scale == 0.0 {
+                continue;
+            }
+            let g = fields.at(body.center_of_mass());
+            let impulse = g * (body.mass() * scale * dt);
+            if impulse.iter().all(|c| c.is_finite()) && impulse != Vector::zeros() {
+                body.apply_impulse(impulse, false);
+                pulled += 1;
+            }
+        }
+        pulled
     }
 }
