@@ -20,6 +20,19 @@ pub struct MotorState {
     /// ground. Refilled to [`crate::MotorSettings::coyote_time`] on stable ground, emptied by
     /// a jump, and counted down in the air.
     pub coyote: Real,
+    /// A velocity given from outside (m/s, world): a hit from a dynamic body, a blast. The
+    /// game (or `spherewalk-rapier`) adds to it; the motor moves the character by it on top
+    /// of the intent while grounded (its part along the ground) and wears it off at
+    /// [`crate::MotorSettings::knock_deceleration`]; in the air it joins the velocity at once
+    /// and is emptied. A non-finite knock is ignored and emptied. Zero by default.
+    #[cfg_attr(feature = "serde", serde(default = "zero_vec"))]
+    pub knock: Vec3,
+}
+
+/// The zero vector, for serde's defaults.
+#[cfg(feature = "serde")]
+fn zero_vec() -> Vec3 {
+    Vec3::zeros()
 }
 
 impl Default for MotorState {
@@ -30,6 +43,7 @@ impl Default for MotorState {
             ground_hit: None,
             wall_normal: None,
             coyote: 0.0,
+            knock: Vec3::zeros(),
         }
     }
 }

@@ -3,7 +3,9 @@
 
 use crate::{Physics, collider_handle};
 use rapier3d::prelude::*;
-use spherewalk_core::{GroundState, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3};
+use spherewalk_core::{
+    GroundState, MotorState, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3,
+};
 use std::collections::BTreeMap;
 
 /// How a character meets dynamic bodies (Jolt's `CharacterVirtual` mass and strength).
@@ -15,6 +17,9 @@ pub struct BodySettings {
     /// push is at most `max_strength * dt`. A body whose friction holds it against more
     /// stops the character as a wall does.
     pub max_strength: Real,
+    /// Whether dynamic bodies that hit the character knock it ([`Physics::take_hits`]);
+    /// `false`: it stands like a wall and they bounce off.
+    pub receive_impulses: bool,
 }
 
 impl Default for BodySettings {
@@ -24,6 +29,7 @@ impl Default for BodySettings {
         Self {
             mass: 70.0,
             max_strength: 100.0,
+            receive_impulses: true,
         }
     }
 }
@@ -194,6 +200,60 @@ impl Physics {
             done.weighed = true;
         }
         done
+    }
+
+    /// After a physics step, what the dynamic bodies that hit a character's kinematic body do
+    /// to it: rapier met them with an immovable body, so each contact's impulse `J` (N s,
+    /// what stopped the hitting body) is shared out as if the character had its `mass`: the
+    /// character's knock ([`MotorState::knock`]) grows by `-J / (m_body + mass)` and the body
+    /// is given `-J * m_body / (m_body + mass)` back (together: a perfectly inelastic hit
+    /// between the two masses, momentum kept). The body the character stands on (`report`'s ground) is left
+    /// out: its push is the support, not a hit. Returns the velocity added to the knock
+    /// (m/s, world); zero when `settings.receive_impulses` is off or the settings are
+    /// refused.
+    pub fn take_hits(
+        &mut self,
+        character: &CharacterBody,
+        report: &StepReport,
+        settings: &BodySettings,
+        state: &mut MotorState,
+    ) -> Vec3 {
+        if !settings.receive_impulses || settings.validate().is_err() {
+            return Vec3::zeros();
+        }
+        let ground = report
+            .ground_hit
+            .filter(|_| report.ground == GroundState::Grounded)
+            .and_then(|g| self.dynamic_parent(collider_handle(g.collider)));
+        let mut hits: Vec<(RigidBodyHandle, Vec3)> = Vec::new();
+        for pair in self.narrow_phase.contact_pairs_with(character.collider) {
+            // `total_impulse` is what the contact did to the pair's second collider.
+            let (other, on_other) = if pair.collider1 == character.collider {
+                (pair.collider2, pair.total_impulse())
+            } else {
+                (pair.collider1, -pair.total_impulse())
+            };
+            if let Some(body) = self.dynamic_parent(other).filter(|b| Some(*b) != ground) {
+                hits.push((body, on_other));
+            }
+        }
+        // Handle order, so the sums do not depend on the narrow phase's layout.
+        hits.sort_by_key(|(b, _)| b.into_raw_parts());
+        let mut knock = Vec3::zeros();
+        for (body, impulse) in hits {
+            let Some(rb) = self.bodies.get_mut(body) else {
+                continue;
+            };
+            let m = rb.mass();
+            let share = 1.0 / (m + settings.mass);
+            if !(impulse.iter().all(|c| c.is_finite()) && share.is_finite()) {
+                continue;
+            }
+            knock -= impulse * share;
+            rb.apply_impulse(-impulse * (m * share), true);
+        }
+        state.knock += knock;
+        knock
     }
 
     /// The dynamic rigid body a collider is attached to, if any.

@@ -273,3 +273,83 @@ fn bad_push_inputs_push_nothing_and_bad_settings_are_named() {
     assert_eq!(pushed.bodies, 1);
     assert!(physics.bodies[crate_body].linvel().z < velocity.z);
 }
+
+/// A 20 kg ball of radius 0.3 m rolling at 5 m/s along +X into a character standing at the
+/// origin (facing -Z, no intent) for 2 s; the ball has soft CCD, as a game gives a fast
+/// body. Returns the character's feet and the ball's centre at the end, the closest the ball's
+/// centre came to the axis of the character's spheres (m), and the strongest knock (m/s).
+fn ball_hits(receive_impulses: bool) -> (Point3, Vec3, Real, Real) {
+    let mut physics = floor();
+    let ball = physics.bodies.insert(
+        RigidBodyBuilder::dynamic()
+            .translation(vector![-3.0, 0.3, 0.0])
+            .linvel(vector![5.0, 0.0, 0.0])
+            .angvel(vector![0.0, 0.0, -5.0 / 0.3])
+            .soft_ccd_prediction(0.5),
+    );
+    let collider = ColliderBuilder::ball(0.3).mass(20.0);
+    physics
+        .colliders
+        .insert_with_parent(collider, ball, &mut physics.bodies);
+    let mut walker = Walker::new(&mut physics, Point3::origin());
+    let settings = BodySettings {
+        receive_impulses,
+        ..BodySettings::default()
+    };
+    let (mut closest, mut strongest): (Real, Real) = (Real::INFINITY, 0.0);
+    for _ in 0..120 {
+        let input = StepInput::new(MoveIntent::default(), GRAVITY, DT);
+        let geometry = physics.geometry();
+        let (pose, state) = (&mut walker.pose, &mut walker.state);
+        walker
+            .motor
+            .step(&geometry, pose, state, &input, &mut walker.report);
+        physics.push_bodies(&walker.report, &Vec3::zeros(), &GRAVITY, DT, &settings);
+        physics.move_character(&walker.body, &walker.pose);
+        physics.step(&GRAVITY);
+        physics.take_hits(&walker.body, &walker.report, &settings, &mut walker.state);
+        strongest = strongest.max(walker.state.knock.norm());
+        // The ball's centre is at the feet sphere's height: its distance to the stack's axis.
+        let c = position(&physics, ball);
+        let axis = walker.pose.position.coords;
+        closest = closest.min(((c.x - axis.x).powi(2) + (c.z - axis.z).powi(2)).sqrt());
+    }
+    (
+        walker.pose.position,
+        position(&physics, ball),
+        closest,
+        strongest,
+    )
+}
+
+#[test]
+fn a_rolling_ball_knocks_a_standing_character_aside_without_passing_through() {
+    let (feet, ball, closest, strongest) = ball_hits(true);
+    // A perfectly inelastic hit of 20 kg at 5 m/s on 70 kg: 100 / 90 = 1.11 m/s together.
+    // rapier stops the ball over two steps, so the knock builds over them (0.2 m/s: the
+    // first step's share is worn off by the second).
+    assert_abs_diff_eq!(strongest, 1.11, epsilon = 0.2);
+    // Knocked along +X: 1.1 m/s worn off at 10 m/s² is 6 cm, and the ball, given its share
+    // of the momentum back, pushes on until both stop: 11 cm measured (3 cm either way).
+    assert_abs_diff_eq!(feet.x, 0.11, epsilon = 0.03);
+    assert_abs_diff_eq!(feet.z, 0.0, epsilon = 1e-3);
+    assert_abs_diff_eq!(feet.y, 0.0, epsilon = 1e-3);
+    // Never through: the ball stays on its side, and sinks at most 2 cm into the feet
+    // sphere (rapier's contact slop on a 5 m/s hit; the motor pushes out of the rest).
+    assert!(
+        ball.x < feet.x - 0.5,
+        "ball at {}, feet at {}",
+        ball.x,
+        feet.x
+    );
+    assert!(
+        closest > 0.58,
+        "the ball came within {closest} m of the axis"
+    );
+    // Set not to receive impulses, it stands like a wall: no knock, and it yields only the
+    // centimetres rapier lets the ball sink in (3.5 cm at most), a third of the knock.
+    let (still, bounced, closest_wall, none) = ball_hits(false);
+    assert_eq!(none, 0.0);
+    assert!(still.x < 0.035, "moved {} m", still.x);
+    assert!(bounced.x < still.x - 0.5 && closest_wall > 0.58);
+}

@@ -68,6 +68,8 @@ pub(crate) struct SettingsDesc {
     pub keep_ground_velocity: Option<bool>,
     /// Coyote time (s).
     pub coyote_time: Option<Real>,
+    /// How fast a knock wears off on the ground (m/s²).
+    pub knock_deceleration: Option<Real>,
 }
 
 impl SettingsDesc {
@@ -116,6 +118,7 @@ impl SettingsDesc {
         );
         set(&mut s.air_acceleration, self.air_acceleration);
         set(&mut s.coyote_time, self.coyote_time);
+        set(&mut s.knock_deceleration, self.knock_deceleration);
         s.penetration_recovery_speed = self.penetration_recovery_speed;
         if let Some(keep) = self.keep_ground_velocity {
             s.keep_ground_velocity = keep;

@@ -505,9 +505,21 @@ impl Motor {
             UpFrame::Surface => -pose.up().into_inner() * input.gravity.norm(),
             _ => input.gravity,
         };
+        let knock = usable_knock(state);
+        let stable = state.ground == GroundState::Grounded;
+        // In the air a knock is momentum: it joins the velocity the air steering starts from.
+        let velocity = match knock {
+            Some(k) if !stable => velocity + k,
+            _ => velocity,
+        };
         let moving = MotorState { velocity, ..*state };
-        let (own, jumped) =
+        let (mut own, jumped) =
             movement_velocity(ctx, pose, &moving, &input.intent, &gravity, input.dt);
+        // On the ground it slides the character along on top of the intent (and a jump takes
+        // it along into the air).
+        if let Some(k) = knock.filter(|_| stable) {
+            own += project_on_plane(&k, &pose.up());
+        }
         let (own, fast) = clamp_length(&own, self.settings.max_speed);
         report.flags.speed_clamped |= fast;
         (own, jumped)
@@ -554,6 +566,18 @@ impl Motor {
         } else {
             (state.coyote - moved.dt).max(0.0)
         };
+        if state.knock != Vec3::zeros() {
+            state.knock = match usable_knock(state) {
+                // Grounded before and after: the knock wears off.
+                Some(k) if was_grounded && ground == GroundState::Grounded => {
+                    let speed = k.norm();
+                    let slower = (speed - self.settings.knock_deceleration * moved.dt).max(0.0);
+                    k * (slower / speed)
+                }
+                // Left in the velocity (the air) or not usable: gone.
+                _ => Vec3::zeros(),
+            };
+        }
     }
 
     /// [`probe_ground`] (as far as the clamp distance while walking), [`clamp_to_ground`], and
@@ -803,4 +827,10 @@ fn carried_velocity(
         }
     }
     (carried, turn)
+}
+
+/// The state's knock when there is one to apply: non-zero and finite.
+fn usable_knock(state: &MotorState) -> Option<Vec3> {
+    let k = state.knock;
+    (k != Vec3::zeros() && is_finite_vec(&k)).then_some(k)
 }

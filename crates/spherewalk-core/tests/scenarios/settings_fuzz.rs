@@ -129,6 +129,8 @@ impl Drawn {
                 _ => UpFrame::Fixed(Vec3::new(0.3, 1.0, 0.0)),
             },
             keep_ground_velocity: self.keep_ground_velocity,
+            // Any value >= 0 (shares air_acceleration's draw; no knock is given here).
+            knock_deceleration: r[8],
         }
     }
 }
