@@ -101,7 +101,13 @@ impl Physics {
             .pose(body_pose(pose))
             .build();
         let body = self.bodies.insert(body);
-        let collider = ColliderBuilder::new(stack.body_shape()).build();
+        // Frictionless (whatever the other side's friction): a character walking over a
+        // crate must not drag it along; its pushes and weight are the impulses of
+        // [`Self::push_bodies`].
+        let collider = ColliderBuilder::new(stack.body_shape())
+            .friction(0.0)
+            .friction_combine_rule(CoefficientCombineRule::Min)
+            .build();
         let collider = self
             .colliders
             .insert_with_parent(collider, body, &mut self.bodies);
