@@ -28,6 +28,10 @@ pub struct Physics {
     /// Continuous collision detection state.
     pub ccd: CCDSolver,
     pipeline: PhysicsPipeline,
+    /// Forces (N) and torques (N m) about the centre of mass, world frame, that this value
+    /// added for the next step only (weights, gravity fields): [`Self::step`] takes them off
+    /// again afterwards, leaving the game's own forces as they were.
+    transient: Vec<(RigidBodyHandle, Vector<Real>, Vector<Real>)>,
 }
 
 impl Physics {
@@ -54,6 +58,32 @@ impl Physics {
             &(),
             &(),
         );
+        for (handle, force, torque) in self.transient.drain(..) {
+            if let Some(body) = self.bodies.get_mut(handle) {
+                body.add_force(-force, false);
+                body.add_torque(-torque, false);
+            }
+        }
+    }
+
+    /// Adds `force` (N, world) at `point` (world, m) to a body for the next step only (see
+    /// [`Self::step`]), waking it. A force on a body that is not dynamic is ignored.
+    pub(crate) fn add_step_force(
+        &mut self,
+        handle: RigidBodyHandle,
+        force: Vector<Real>,
+        point: Option<Point<Real>>,
+    ) {
+        let Some(body) = self.bodies.get_mut(handle).filter(|b| b.is_dynamic()) else {
+            return;
+        };
+        let torque = match point {
+            Some(p) => (p - body.center_of_mass()).cross(&force),
+            None => Vector::zeros(),
+        };
+        body.add_force(force, true);
+        body.add_torque(torque, true);
+        self.transient.push((handle, force, torque));
     }
 
     /// The world as the character motor sees it (see [`RapierGeometry`]).
@@ -62,30 +92,30 @@ impl Physics {
     }
 
     /// Pulls every awake dynamic body toward the gravity of `fields` at its centre of mass for
-    /// one step of `dt` seconds: an impulse of `mass * g * dt` (N s), the same fields the
-    /// characters walk under, so crates fall toward planets. Step with zero uniform gravity
+    /// the next step: a force of `mass * g` (N) at its centre of mass that [`Self::step`]
+    /// takes off again, the same fields the characters walk under, so crates fall toward
+    /// planets. Step with zero uniform gravity
     /// (`step(&Vector::zeros())`) when the fields are all the gravity there is. Bodies whose
     /// gravity scale is 0 are left alone, others are pulled by their scale times the field.
-    /// A non-finite or non-positive `dt` pulls nothing. Returns how many bodies were pulled.
-    pub fn apply_gravity_fields(&mut self, fields: &GravityFields, dt: Real) -> usize {
-        if !(dt.is_finite() && dt > 0.0) {
-            return 0;
-        }
-        let mut pulled = 0;
+    /// Returns how many bodies were pulled.
+    pub fn apply_gravity_fields(&mut self, fields: &GravityFields) -> usize {
+        let mut pulls = Vec::new();
         for handle in self.islands.active_bodies() {
-            let Some(body) = self.bodies.get_mut(*handle) else {
+            let Some(body) = self.bodies.get(*handle) else {
                 continue;
             };
             let scale = body.gravity_scale();
             if !body.is_dynamic() || scale == 0.0 {
                 continue;
             }
-            let g = fields.at(body.center_of_mass());
-            let impulse = g * (body.mass() * scale * dt);
-            if impulse.iter().all(|c| c.is_finite()) && impulse != Vector::zeros() {
-                body.apply_impulse(impulse, false);
-                pulled += 1;
+            let force = fields.at(body.center_of_mass()) * (body.mass() * scale);
+            if force.iter().all(|c| c.is_finite()) && force != Vector::zeros() {
+                pulls.push((*handle, force));
             }
+        }
+        let pulled = pulls.len();
+        for (handle, force) in pulls {
+            self.add_step_force(handle, force, None);
         }
         pulled
     }

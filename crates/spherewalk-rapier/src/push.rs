@@ -131,8 +131,9 @@ impl Physics {
     ///   (m/s, world: what it tried to move at, usually its intent), at most
     ///   `max_strength * dt` (N s), at the contacts' mean point. A body moving away faster
     ///   is left alone.
-    /// - **Weight.** Grounded on a dynamic body: `mass * gravity * dt` (N s, `gravity` in
-    ///   m/s², world) at the ground point.
+    /// - **Weight.** Grounded on a dynamic body: a force of `mass * gravity` (N, `gravity` in
+    ///   m/s², world) at the ground point for the next physics step ([`Physics::step`] takes
+    ///   it off again).
     ///
     /// Bodies asleep are woken. `dt` is the step (s); a non-finite or non-positive `dt`,
     /// `wanted` or `gravity`, or settings [`BodySettings::validate`] refuses, push nothing.
@@ -199,10 +200,8 @@ impl Physics {
                 done.impulse += impulse;
             }
         }
-        if let Some((body, hit)) = ground
-            && let Some(rb) = self.bodies.get_mut(body)
-        {
-            rb.apply_impulse_at_point(gravity * (settings.mass * dt), hit.point, true);
+        if let Some((body, hit)) = ground {
+            self.add_step_force(body, gravity * settings.mass, Some(hit.point));
             done.weighed = true;
         }
         done

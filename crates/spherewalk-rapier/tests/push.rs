@@ -422,3 +422,51 @@ fn a_stack_of_ten_crates_stands_while_a_character_stands_on_top_and_walks_off() 
     assert!(sag < 0.05, "a crate moved {sag} m up or down");
     assert!(slide < 0.3, "a crate slid {slide} m");
 }
+
+/// A floating crate: 1 m cube of 200 kg in water whose surface is y = 0 (no floor), held up by
+/// buoyancy (1000 kg/m³ times the submerged volume) with a little drag. Returns how deep its
+/// bottom sits after 4 s alone, then after 4 s more with a character standing on it (m).
+fn floating_depths() -> (Real, Real) {
+    let mut physics = Physics::new();
+    physics.params.dt = DT;
+    let raft = physics
+        .bodies
+        .insert(RigidBodyBuilder::dynamic().translation(vector![0.0, 0.3, 0.0]));
+    let collider = ColliderBuilder::cuboid(0.5, 0.5, 0.5).mass(200.0);
+    physics
+        .colliders
+        .insert_with_parent(collider, raft, &mut physics.bodies);
+    let float = |physics: &mut Physics| {
+        let rb = &mut physics.bodies[raft];
+        let bottom = rb.translation().y - 0.5;
+        let submerged = (-bottom).clamp(0.0, 1.0);
+        let lift = 1000.0 * 9.81 * submerged;
+        let drag = -rb.linvel() * 2000.0;
+        rb.reset_forces(true);
+        rb.add_force(Vec3::new(0.0, lift, 0.0) + drag, true);
+        -bottom
+    };
+    let mut depth = 0.0;
+    for _ in 0..240 {
+        depth = float(&mut physics);
+        physics.step(&GRAVITY);
+    }
+    let alone = depth;
+    let top = physics.bodies[raft].translation().y + 0.5;
+    let mut walker = Walker::new(&mut physics, Point3::new(0.0, top, 0.0));
+    for _ in 0..240 {
+        depth = float(&mut physics);
+        walker.step(&mut physics, Vec3::zeros());
+    }
+    (alone, depth)
+}
+
+#[test]
+fn a_floating_crate_sinks_by_the_weight_of_the_character_standing_on_it() {
+    let (alone, loaded) = floating_depths();
+    // Alone it floats 200 / 1000 = 0.2 m deep; with 70 kg more, 270 / 1000 = 0.27 m: the
+    // weight pressed at the ground contact is the character's, no more and no less (2 mm:
+    // the drag's last ripples and rapier's solver).
+    assert_abs_diff_eq!(alone, 0.2, epsilon = 0.002);
+    assert_abs_diff_eq!(loaded, 0.27, epsilon = 0.002);
+}
