@@ -20,6 +20,8 @@ mod body;
 pub mod components;
 mod events;
 pub mod input;
+#[cfg(feature = "rapier")]
+pub mod physics;
 mod rng;
 pub mod scene;
 mod schedule;

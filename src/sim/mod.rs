@@ -137,6 +137,9 @@ pub struct Sim {
     events_dropped: u64,
     names: BTreeMap<ColliderId, String>,
     hooks: Option<Arc<dyn ContactHooks + Send + Sync>>,
+    /// The rapier world of dynamic bodies, once [`Sim::enable_physics`] ran.
+    #[cfg(feature = "rapier")]
+    pub(crate) physics: Option<Box<crate::physics::SimPhysics>>,
 }
 
 impl Sim {
@@ -155,6 +158,8 @@ impl Sim {
             events_dropped: 0,
             names: BTreeMap::new(),
             hooks: None,
+            #[cfg(feature = "rapier")]
+            physics: None,
         })
     }
 
@@ -324,7 +329,12 @@ impl Sim {
             Input::Wander(w) => builder.add(w),
             Input::Script(s) => builder.add(s),
         };
-        Ok(self.world.spawn(builder.build()))
+        let entity = self.world.spawn(builder.build());
+        #[cfg(feature = "rapier")]
+        if body.is_some() {
+            self.add_physics_body(entity, &desc.pose);
+        }
+        Ok(entity)
     }
 
     /// Removes a character or a platform with everything it put in the collision world (a
@@ -337,7 +347,15 @@ impl Sim {
     pub fn despawn(&mut self, entity: Entity) -> Result<(), hecs::NoSuchEntity> {
         let body = self.world.get::<&Body>(entity).ok().map(|b| b.0);
         let platform = self.world.get::<&Platform>(entity).ok().map(|p| p.collider);
+        #[cfg(feature = "rapier")]
+        let physics_body = self
+            .world
+            .get::<&crate::physics::PhysicsBody>(entity)
+            .ok()
+            .map(|b| *b);
         self.world.despawn(entity)?;
+        #[cfg(feature = "rapier")]
+        self.remove_physics_body(physics_body);
         for id in body.into_iter().chain(platform) {
             // NOTE: the runtime inserted these; a game that removed one itself already did
             // the work.
@@ -363,8 +381,24 @@ impl Sim {
             Some(h) => h.as_ref(),
             None => &NoHooks,
         };
-        systems::step_characters(&mut self.world, &self.collision, hooks, dt, self.parallel);
+        #[cfg(feature = "rapier")]
+        let layered;
+        let geometry: &dyn spherewalk_core::Geometry = &self.collision;
+        #[cfg(feature = "rapier")]
+        let geometry = match &self.physics {
+            Some(p) => {
+                layered = spherewalk_rapier::Layered::new(geometry, p.physics.geometry());
+                &layered
+            }
+            None => geometry,
+        };
+        systems::step_characters(&mut self.world, geometry, hooks, dt, self.parallel);
         systems::separate_characters(&mut self.world, &mut self.collision, self.parallel);
+        #[cfg(feature = "rapier")]
+        if let Some(p) = self.physics.as_mut() {
+            let fields = systems::gravity_fields(&self.world);
+            crate::physics::step_physics(&mut self.world, p, &self.collision, &fields, dt);
+        }
         collect_events(&self.world, self.steps, &mut self.events);
         if self.events.len() > MAX_PENDING_EVENTS {
             let excess = self.events.len() - MAX_PENDING_EVENTS;

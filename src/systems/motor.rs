@@ -6,7 +6,7 @@
 use crate::components::{Character, LastStep, PreviousPose};
 use hecs::World;
 use spherewalk_core::{
-    CollisionWorld, ContactHooks, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real,
+    ContactHooks, Geometry, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real,
     StepInput, StepScratch,
 };
 
@@ -43,7 +43,7 @@ type Item<'a> = (
 /// under the gravity at the middle of its stack, with the game's contact `hooks`.
 pub fn step_characters(
     world: &mut World,
-    collision: &CollisionWorld,
+    collision: &dyn Geometry,
     hooks: &(dyn ContactHooks + Sync),
     dt: Real,
     parallel: bool,

@@ -7,6 +7,8 @@
 mod budget;
 mod common;
 mod generate;
+#[cfg(feature = "rapier")]
+mod physics;
 mod platforms;
 mod player;
 mod runtime;

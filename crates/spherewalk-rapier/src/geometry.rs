@@ -41,6 +41,8 @@ pub struct RapierGeometry<'a> {
     colliders: &'a ColliderSet,
     bvh: &'a Bvh,
     flags: Option<&'a HashMap<ColliderHandle, ColliderFlags>>,
+    /// Only colliders attached to dynamic bodies.
+    dynamic_only: bool,
 }
 
 impl<'a> RapierGeometry<'a> {
@@ -64,6 +66,7 @@ impl<'a> RapierGeometry<'a> {
             colliders,
             bvh: view.bvh,
             flags: None,
+            dynamic_only: false,
         }
     }
 
@@ -74,6 +77,26 @@ impl<'a> RapierGeometry<'a> {
             flags: Some(flags),
             ..self
         }
+    }
+
+    /// The same geometry holding only the colliders attached to dynamic bodies (for a
+    /// [`crate::Layered`] geometry whose base holds the rest).
+    pub fn dynamic_only(self) -> Self {
+        Self {
+            dynamic_only: true,
+            ..self
+        }
+    }
+
+    /// Whether `co` is seen: enabled, solid, and attached to a dynamic body when only those
+    /// count.
+    fn seen(&self, co: &Collider) -> bool {
+        let dynamic = || {
+            co.parent()
+                .and_then(|b| self.bodies.get(b))
+                .is_some_and(|b| b.is_dynamic())
+        };
+        co.is_enabled() && !co.is_sensor() && (!self.dynamic_only || dynamic())
     }
 
     /// The collider with this spherewalk id, if it is still in the set.
@@ -100,7 +123,7 @@ impl Geometry for RapierGeometry<'_> {
             {
                 let id = collider_id(handle);
                 let layers = co.collision_groups().memberships.bits();
-                if co.is_enabled() && !co.is_sensor() && filter.accepts(id, layers) {
+                if self.seen(co) && filter.accepts(id, layers) {
                     ids.push(id);
                 }
             }

@@ -36,10 +36,12 @@
 #![forbid(unsafe_code)]
 
 mod geometry;
+mod layered;
 mod physics;
 mod push;
 
 pub use geometry::{RapierGeometry, collider_handle, collider_id};
+pub use layered::Layered;
 pub use physics::Physics;
 pub use push::{BodySettings, BodySettingsError, CharacterBody, Pushed};
 pub use rapier3d;

@@ -1,7 +1,7 @@
 //! Characters among dynamic bodies: their kinematic bodies in the rapier world, the impulses
 //! with which they push the bodies they walk into, and their weight on what they stand on.
 
-use crate::{Physics, collider_handle};
+use crate::{Layered, Physics, collider_handle};
 use rapier3d::prelude::*;
 use spherewalk_core::{
     GroundState, MotorState, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3,
@@ -156,13 +156,13 @@ impl Physics {
         let ground = report
             .ground_hit
             .filter(|_| report.ground == GroundState::Grounded)
-            .and_then(|g| Some((self.dynamic_parent(collider_handle(g.collider))?, g)));
+            .and_then(|g| Some((self.dynamic_parent(handle_of(g.collider))?, g)));
         // Each dynamic body's contacts: summed normals and points, and their count, in handle
         // order (deterministic).
         let mut touched: BTreeMap<(u32, u32), (RigidBodyHandle, Vec3, Vec3, Real)> =
             BTreeMap::new();
         for hit in &report.hits {
-            let Some(body) = self.dynamic_parent(collider_handle(hit.collider)) else {
+            let Some(body) = self.dynamic_parent(handle_of(hit.collider)) else {
                 continue;
             };
             if ground.is_some_and(|(g, _)| g == body) {
@@ -229,7 +229,7 @@ impl Physics {
         let ground = report
             .ground_hit
             .filter(|_| report.ground == GroundState::Grounded)
-            .and_then(|g| self.dynamic_parent(collider_handle(g.collider)));
+            .and_then(|g| self.dynamic_parent(handle_of(g.collider)));
         let mut hits: Vec<(RigidBodyHandle, Vec3)> = Vec::new();
         for pair in self.narrow_phase.contact_pairs_with(character.collider) {
             // `total_impulse` is what the contact did to the pair's second collider.
@@ -266,6 +266,12 @@ impl Physics {
         let parent = self.colliders.get(collider)?.parent()?;
         self.bodies.get(parent)?.is_dynamic().then_some(parent)
     }
+}
+
+/// The rapier collider behind a step's collider id: a [`Layered`] id, or a plain one of a
+/// [`crate::RapierGeometry`].
+fn handle_of(id: spherewalk_core::ColliderId) -> ColliderHandle {
+    Layered::rapier_handle(id).unwrap_or_else(|| collider_handle(id))
 }
 
 /// The rigid-body pose of a character at `pose`: its feet, turned by its orientation.

@@ -1,0 +1,178 @@
+//! Dynamic bodies in the runtime (feature `rapier`): a rapier3d world stepped with the
+//! characters, who push its bodies, press on them with their weight and are knocked by them.
+//!
+//! The scenery stays in the [`Sim`]'s `CollisionWorld`, where the motor reads it; rapier gets
+//! fixed mirrors of it (sharing the same parry shapes, so no mesh is copied) for its bodies to
+//! collide with, kinematic mirrors of the platforms, and a kinematic body per solid
+//! character. The motor sees the dynamic bodies through [`spherewalk_rapier::Layered`].
+
+use crate::components::{Character, LastStep, Platform};
+use crate::sim::{CHARACTER_LAYER, Sim};
+use hecs::Entity;
+use spherewalk_core::{ColliderId, GravityFields, MotorState, MoveIntent, Pose, Vec3};
+use spherewalk_rapier::rapier3d::prelude as rp;
+use spherewalk_rapier::{BodySettings, CharacterBody, Physics};
+
+pub use spherewalk_rapier;
+
+/// A character's kinematic body in the rapier world (added by the runtime to solid
+/// characters while physics is on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhysicsBody(pub CharacterBody);
+
+/// The rapier world of a [`Sim`] and what mirrors the sim's own colliders in it.
+pub struct SimPhysics {
+    /// The rapier world: add dynamic bodies to `physics.bodies` and `physics.colliders`.
+    pub physics: Physics,
+    /// Each platform's collider in the sim, and its kinematic mirror body in rapier.
+    platforms: Vec<(ColliderId, rp::RigidBodyHandle)>,
+}
+
+impl Sim {
+    /// Turns dynamic bodies on (feature `rapier`): creates a rapier world stepping at the
+    /// sim's `dt`, mirrors the scenery into it as fixed colliders (the same shapes, shared)
+    /// and the platforms as kinematic bodies, and gives every solid character a kinematic
+    /// body. Characters spawned later get theirs at once. Returns the rapier world, to add
+    /// dynamic bodies to. Calling it again returns the same world.
+    ///
+    /// Gravity for bodies comes from the sim's gravity fields, like the characters'.
+    pub fn enable_physics(&mut self) -> &mut Physics {
+        if self.physics.is_none() {
+            let mut physics = Physics::new();
+            physics.params.dt = self.dt();
+            let platform_ids: Vec<ColliderId> = self
+                .world
+                .query::<&Platform>()
+                .iter()
+                .map(|p| p.collider)
+                .collect();
+            let mut platforms = Vec::new();
+            for (id, c) in self.collision.iter() {
+                if c.layers & CHARACTER_LAYER != 0 {
+                    continue;
+                }
+                let collider = rp::ColliderBuilder::new(c.shape.clone()).build();
+                if platform_ids.contains(&id) {
+                    let body = rp::RigidBodyBuilder::kinematic_position_based().pose(c.pose);
+                    let body = physics.bodies.insert(body);
+                    physics
+                        .colliders
+                        .insert_with_parent(collider, body, &mut physics.bodies);
+                    platforms.push((id, body));
+                } else {
+                    let fixed = rp::ColliderBuilder::new(c.shape.clone()).position(c.pose);
+                    physics.colliders.insert(fixed);
+                }
+            }
+            self.physics = Some(Box::new(SimPhysics { physics, platforms }));
+            let solid: Vec<(Entity, Pose)> = self
+                .world
+                .query::<(Entity, &Pose, &crate::components::Body)>()
+                .iter()
+                .map(|(e, p, _)| (e, *p))
+                .collect();
+            for (entity, pose) in solid {
+                self.add_physics_body(entity, &pose);
+            }
+        }
+        match self.physics.as_mut() {
+            Some(p) => &mut p.physics,
+            None => unreachable!("physics was just created"),
+        }
+    }
+
+    /// The rapier world, when [`Sim::enable_physics`] turned it on.
+    pub fn physics(&self) -> Option<&Physics> {
+        self.physics.as_ref().map(|p| &p.physics)
+    }
+
+    /// The rapier world, mutably, when [`Sim::enable_physics`] turned it on.
+    pub fn physics_mut(&mut self) -> Option<&mut Physics> {
+        self.physics.as_mut().map(|p| &mut p.physics)
+    }
+
+    /// Gives `entity` (a character at `pose`) its kinematic body in the rapier world, if
+    /// physics is on.
+    pub(crate) fn add_physics_body(&mut self, entity: Entity, pose: &Pose) {
+        let Some(p) = self.physics.as_mut() else {
+            return;
+        };
+        let Ok(stack) = self
+            .world
+            .get::<&Character>(entity)
+            .map(|c| c.motor.stack().clone())
+        else {
+            return;
+        };
+        let body = p.physics.insert_character(&stack, pose);
+        if let Err(e) = self.world.insert_one(entity, PhysicsBody(body)) {
+            log::warn!("physics body not attached: {e}");
+        }
+    }
+
+    /// Removes a character's kinematic body from the rapier world, if it has one.
+    pub(crate) fn remove_physics_body(&mut self, body: Option<PhysicsBody>) {
+        if let (Some(p), Some(PhysicsBody(b))) = (self.physics.as_mut(), body) {
+            let physics = &mut p.physics;
+            physics.bodies.remove(
+                b.body,
+                &mut physics.islands,
+                &mut physics.colliders,
+                &mut physics.impulse_joints,
+                &mut physics.multibody_joints,
+                true,
+            );
+        }
+    }
+}
+
+/// One character's components for [`step_physics`].
+type Item<'a> = (
+    &'a Character,
+    &'a PhysicsBody,
+    &'a Pose,
+    &'a LastStep,
+    &'a MoveIntent,
+    &'a mut MotorState,
+    Option<&'a BodySettings>,
+);
+
+/// After the characters' steps: their pushes and weights on dynamic bodies, their kinematic
+/// bodies and the platforms' mirrors moved, gravity fields on the bodies, one rapier step,
+/// then the knocks of the bodies that hit them. Characters without a [`BodySettings`]
+/// component use the defaults.
+pub(crate) fn step_physics(
+    world: &mut hecs::World,
+    sim_physics: &mut SimPhysics,
+    collision: &spherewalk_core::CollisionWorld,
+    fields: &GravityFields,
+    dt: spherewalk_core::Real,
+) {
+    let physics = &mut sim_physics.physics;
+    let default = BodySettings::default();
+    let mut items: Vec<(Entity, Item<'_>)> = world
+        .query_mut::<(Entity, Item<'_>)>()
+        .into_iter()
+        .collect();
+    // Entity order: the pushes add up the same whatever hecs's layout.
+    items.sort_by_key(|(e, _)| e.id());
+    for (_, (character, body, pose, last, intent, _, settings)) in &items {
+        let settings = settings.unwrap_or(&default);
+        // The gravity the motor stepped the character under: at the middle of its stack.
+        let middle = pose.centre_at(0.5 * character.motor.stack().height());
+        let gravity = fields.at(&middle);
+        physics.push_bodies(&last.0, &intent.velocity, &gravity, dt, settings);
+        physics.move_character(&body.0, pose);
+    }
+    for (id, handle) in &sim_physics.platforms {
+        if let (Some(c), Some(b)) = (collision.get(*id), physics.bodies.get_mut(*handle)) {
+            b.set_next_kinematic_position(c.pose);
+        }
+    }
+    physics.apply_gravity_fields(fields);
+    physics.step(&Vec3::zeros());
+    for (_, (_, body, _, last, _, state, settings)) in &mut items {
+        let settings = settings.unwrap_or(&default);
+        physics.take_hits(&body.0, &last.0, settings, state);
+    }
+}
