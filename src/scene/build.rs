@@ -74,6 +74,15 @@ pub enum SceneError {
         /// What is over, by how much.
         excess: Excess,
     },
+    /// The scene has dynamic bodies, and this build of spherewalk has no physics engine:
+    /// enable the `rapier` feature.
+    #[error("{path}: {item:?}: dynamic bodies need spherewalk's `rapier` feature")]
+    NeedsRapier {
+        /// The scene file.
+        path: PathBuf,
+        /// The first dynamic item's name.
+        item: String,
+    },
     /// The runtime refused an item (a collider, platform or character).
     #[error("{path}: {item:?}: {source}")]
     Spawn {
@@ -303,6 +312,7 @@ impl SceneFile {
                 sim.set_collider_name(id, &p.name);
             }
         }
+        self.add_dynamics(sim, path)?;
         let fields = crate::systems::gravity_fields(&sim.world);
         for c in &self.characters {
             sim.spawn_character(character_desc(c, &fields))
@@ -312,6 +322,50 @@ impl SceneFile {
             spawn_crowd(sim, crowd).map_err(spawn_err(&crowd.name))?;
         }
         Ok(())
+    }
+}
+
+impl SceneFile {
+    /// Turns physics on and adds the dynamic bodies, if the scene has any.
+    #[cfg(feature = "rapier")]
+    fn add_dynamics(&self, sim: &mut Sim, _path: &Path) -> Result<(), SceneError> {
+        use crate::physics::spherewalk_rapier::rapier3d::prelude as rp;
+        if self.dynamics.is_empty() {
+            return Ok(());
+        }
+        let physics = sim.enable_physics();
+        let mut names = Vec::with_capacity(self.dynamics.len());
+        for d in &self.dynamics {
+            let body = rp::RigidBodyBuilder::dynamic().pose(d.pose);
+            let body = physics.bodies.insert(body);
+            let collider = rp::ColliderBuilder::new(d.shape.clone()).friction(d.friction);
+            let collider = match d.heft {
+                super::format::Heft::Mass(m) => collider.mass(m),
+                super::format::Heft::Density(rho) => collider.density(rho),
+            };
+            let handle = physics
+                .colliders
+                .insert_with_parent(collider, body, &mut physics.bodies);
+            names.push((handle, d.name.as_str()));
+        }
+        // Traces and events name a dynamic body by the id the motor sees it under.
+        for (handle, name) in names {
+            let id = crate::physics::spherewalk_rapier::Layered::rapier_id(handle);
+            sim.set_collider_name(id, name);
+        }
+        Ok(())
+    }
+
+    /// Without physics, a scene with dynamic bodies is refused, naming the first.
+    #[cfg(not(feature = "rapier"))]
+    fn add_dynamics(&self, _sim: &mut Sim, path: &Path) -> Result<(), SceneError> {
+        match self.dynamics.first() {
+            Some(d) => Err(SceneError::NeedsRapier {
+                path: path.to_owned(),
+                item: d.name.clone(),
+            }),
+            None => Ok(()),
+        }
     }
 }
 

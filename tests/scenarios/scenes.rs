@@ -669,3 +669,84 @@ fn regression_dev_zero_and_fifos_are_refused_at_once() {
     refused(scene::load(&big), "limit");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A floor, a 5 kg crate 2 m ahead of a character that walks into it for 3 s.
+const DYNAMIC_SCENE: &str = r#"Scene(
+    gravity: [Uniform(accel: (0.0, -9.81, 0.0))],
+    colliders: [
+        Solid(name: "floor", shape: Cuboid(half_extents: (20.0, 0.5, 20.0)), at: (0.0, -0.5, 0.0)),
+    ],
+    dynamics: [
+        Dynamic(name: "crate", shape: Cuboid(half_extents: (0.5, 0.5, 0.5)), at: (0.0, 0.5, -2.0),
+                mass: 5.0, friction: 0.5),
+    ],
+    characters: [
+        Character(name: "pusher", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),
+                  input: Script(commands: [Walk(forward: 1.5, seconds: 3.0)])),
+    ],
+)"#;
+
+#[cfg(feature = "rapier")]
+#[test]
+fn a_scene_with_a_dynamic_crate_lets_its_character_push_it() {
+    let mut scene = SceneFile::parse(DYNAMIC_SCENE, "dynamic.ron")
+        .and_then(|f| f.build(Path::new("."), Path::new("dynamic.ron")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..180 {
+        scene.sim.step();
+    }
+    let physics = scene.sim.physics().expect("dynamic items turn physics on");
+    let (_, crate_body) = physics
+        .bodies
+        .iter()
+        .find(|(_, b)| b.is_dynamic())
+        .expect("crate");
+    // Pushed from z = -2 along -Z for about 2.2 s at 1.5 m/s (10 %: friction between pushes;
+    // the walk starts 1.2 m from the crate's face).
+    let z = crate_body.translation().z;
+    assert!((-5.6..-4.6).contains(&z), "the crate is at z = {z}");
+    // Its collider carries the item's name for traces and events.
+    let named = physics
+        .colliders
+        .iter()
+        .filter(|(_, c)| c.parent().is_some_and(|p| physics.bodies[p].is_dynamic()))
+        .map(|(h, _)| spherewalk::physics::spherewalk_rapier::Layered::rapier_id(h))
+        .filter_map(|id| scene.sim.collider_name(id))
+        .collect::<Vec<_>>();
+    assert_eq!(named, ["crate"]);
+}
+
+#[cfg(not(feature = "rapier"))]
+#[test]
+fn a_scene_with_dynamic_bodies_needs_the_rapier_feature() {
+    let file = SceneFile::parse(DYNAMIC_SCENE, "dynamic.ron").unwrap_or_else(|e| panic!("{e}"));
+    let err = match file.build(Path::new("."), Path::new("dynamic.ron")) {
+        Err(e) => e,
+        Ok(_) => panic!("built without a physics engine"),
+    };
+    assert_eq!(
+        err.to_string(),
+        "dynamic.ron: \"crate\": dynamic bodies need spherewalk's `rapier` feature"
+    );
+}
+
+#[test]
+fn bad_dynamic_items_are_reported_with_their_line() {
+    let bad = |field: &str| DYNAMIC_SCENE.replace("mass: 5.0, friction: 0.5", field);
+    for (field, message) in [
+        (
+            "mass: 5.0, density: 10.0",
+            "give `mass` or `density`, not both",
+        ),
+        ("mass: -5.0", "`mass` must be in (0, 1000000], got -5"),
+        ("density: NaN", "`density` must be in (0, 1000000], got NaN"),
+        ("friction: -1.0", "`friction` must be in [0, 10], got -1"),
+    ] {
+        let err = parse_err(&bad(field));
+        let text = err.to_string();
+        assert!(text.contains(message), "{field}: {text}");
+        assert!(text.contains("dynamic \"crate\""), "{text}");
+        // The Dynamic item's line (1-based).
+        assert_eq!(position(&err).0, 8, "{text}");
+    }
+}

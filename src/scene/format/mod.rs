@@ -26,12 +26,16 @@ use std::path::PathBuf;
 mod character;
 mod collider;
 mod crowd;
+mod dynamic;
 mod gravity;
 mod platform;
 
 pub(crate) use character::CharacterItem;
 pub(crate) use collider::{ColliderItem, Geometry};
 pub(crate) use crowd::{CrowdItem, Spread};
+pub(crate) use dynamic::DynamicItem;
+#[cfg(feature = "rapier")]
+pub(crate) use dynamic::Heft;
 pub(crate) use gravity::GravityItem;
 pub(crate) use platform::PlatformItem;
 
@@ -70,6 +74,9 @@ pub struct SceneFile {
     /// Crowds of wandering characters.
     #[serde(default)]
     pub(crate) crowds: Vec<CrowdItem>,
+    /// Dynamic bodies (built only with the `rapier` feature).
+    #[serde(default)]
+    pub(crate) dynamics: Vec<DynamicItem>,
 }
 
 fn default_dt() -> Real {
