@@ -159,6 +159,17 @@ impl SceneFile {
         }
     }
 
+    /// Drops the file's dynamic bodies, so it builds without physics (and without the
+    /// `rapier` feature): the scenery and characters alone.
+    pub fn clear_dynamics(&mut self) {
+        self.dynamics.clear();
+    }
+
+    /// How many dynamic bodies the file holds.
+    pub fn dynamics_len(&self) -> usize {
+        self.dynamics.len()
+    }
+
     /// Parses scene text; `path` is only used in error messages.
     ///
     /// # Errors

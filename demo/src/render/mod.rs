@@ -5,6 +5,7 @@ pub mod lines;
 pub mod meshes;
 
 use spherewalk::components::{Body, Platform};
+use spherewalk::physics::spherewalk_rapier::rapier3d::prelude as rp;
 use spherewalk::{CHARACTER_LAYER, ColliderId, Point3, Sim, Vec3, na};
 use wgpu::util::DeviceExt;
 
@@ -145,8 +146,16 @@ impl DynBuffer {
     }
 }
 
+/// Where a scenery item's pose comes from each frame.
+enum Posed {
+    /// A collider of the sim's collision world (scenery, platforms).
+    Collider(ColliderId),
+    /// A collider of the sim's rapier world (a dynamic body).
+    Dynamic(rp::ColliderHandle),
+}
+
 struct SceneryItem {
-    collider: ColliderId,
+    posed: Posed,
     mesh: GpuMesh,
     colour: [f32; 4],
 }
@@ -160,6 +169,8 @@ const SCENERY_PALETTE: [[f32; 3]; 5] = [
     [0.46, 0.44, 0.50],
 ];
 const PLATFORM_COLOUR: [f32; 3] = [0.10, 0.45, 0.55];
+/// Dynamic bodies: warm wood, so what can be pushed stands out from the scenery.
+const DYNAMIC_COLOUR: [f32; 3] = [0.55, 0.33, 0.12];
 
 /// Draws scenes with wgpu: lit colliders, instanced character spheres, sky, debug lines, HUD.
 pub struct Renderer {
@@ -448,10 +459,30 @@ impl Renderer {
                 SCENERY_PALETTE[n % SCENERY_PALETTE.len()]
             };
             self.scenery.push(SceneryItem {
-                collider: id,
+                posed: Posed::Collider(id),
                 mesh: GpuMesh::new(&self.device, "collider", &vertices),
                 colour: [rgb[0], rgb[1], rgb[2], 1.0],
             });
+        }
+        // Dynamic bodies, from the rapier world (the characters' kinematic bodies and the
+        // mirrors of the scenery are drawn already).
+        if let Some(physics) = sim.physics() {
+            for (handle, collider) in physics.colliders.iter() {
+                let dynamic = collider
+                    .parent()
+                    .and_then(|b| physics.bodies.get(b))
+                    .is_some_and(|b| b.is_dynamic());
+                let vertices = meshes::shape_mesh(collider.shape());
+                if !dynamic || vertices.is_empty() {
+                    continue;
+                }
+                let rgb = DYNAMIC_COLOUR;
+                self.scenery.push(SceneryItem {
+                    posed: Posed::Dynamic(handle),
+                    mesh: GpuMesh::new(&self.device, "dynamic", &vertices),
+                    colour: [rgb[0], rgb[1], rgb[2], 1.0],
+                });
+            }
         }
     }
 
@@ -474,11 +505,14 @@ impl Renderer {
             .scenery
             .iter()
             .map(|item| {
-                let pose = sim
-                    .collision
-                    .get(item.collider)
-                    .map(|c| c.pose.to_homogeneous())
-                    .unwrap_or_else(na::Matrix4::identity);
+                let pose = match item.posed {
+                    Posed::Collider(id) => sim.collision.get(id).map(|c| c.pose),
+                    Posed::Dynamic(h) => sim
+                        .physics()
+                        .and_then(|p| p.colliders.get(h))
+                        .map(|c| *c.position()),
+                };
+                let pose = pose.map_or_else(na::Matrix4::identity, |p| p.to_homogeneous());
                 Instance::new(&pose, item.colour)
             })
             .collect();
