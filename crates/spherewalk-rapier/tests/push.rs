@@ -470,3 +470,41 @@ fn a_floating_crate_sinks_by_the_weight_of_the_character_standing_on_it() {
     assert_abs_diff_eq!(alone, 0.2, epsilon = 0.002);
     assert_abs_diff_eq!(loaded, 0.27, epsilon = 0.002);
 }
+
+#[test]
+fn a_character_rides_a_crate_sliding_on_ice() {
+    // Frictionless floor and crate: a 2 m wide, 0.5 m high crate of 50 kg slides along +X at
+    // 2 m/s with a character standing still on it.
+    let mut physics = Physics::new();
+    physics.params.dt = DT;
+    let ice = ColliderBuilder::cuboid(40.0, 0.5, 20.0)
+        .translation(vector![0.0, -0.5, 0.0])
+        .friction(0.0);
+    physics.colliders.insert(ice);
+    let sled = physics.bodies.insert(
+        RigidBodyBuilder::dynamic()
+            .translation(vector![0.0, 0.25, 0.0])
+            .linvel(vector![2.0, 0.0, 0.0]),
+    );
+    let collider = ColliderBuilder::cuboid(1.0, 0.25, 1.0)
+        .mass(50.0)
+        .friction(0.0);
+    physics
+        .colliders
+        .insert_with_parent(collider, sled, &mut physics.bodies);
+    physics.step(&GRAVITY);
+    let mut walker = Walker::new(&mut physics, Point3::new(0.0, 0.5, 0.0));
+    let (start_sled, start_feet) = (position(&physics, sled), walker.pose.position);
+    for _ in 0..120 {
+        walker.step(&mut physics, Vec3::zeros());
+    }
+    let sled_moved = position(&physics, sled) - start_sled;
+    let feet_moved = walker.pose.position - start_feet;
+    // The sled kept its 2 m/s on the ice (4 m in 2 s; 5 cm: its first step's settling)...
+    assert_abs_diff_eq!(sled_moved.x, 4.0, epsilon = 0.05);
+    // ...and carried the character with it, standing on top: all but the first step, before
+    // it stood on the sled (2 m/s for 1/60 s = 3.3 cm; 2 mm).
+    assert_abs_diff_eq!(feet_moved.x, sled_moved.x - 2.0 * DT, epsilon = 0.002);
+    assert_abs_diff_eq!(walker.pose.position.y, 0.5, epsilon = 0.011);
+    assert!(walker.report.is_grounded());
+}
