@@ -19,14 +19,17 @@
 //! Each world restarts after 600 steps (10 s). Before measuring, a sanity line per controller
 //! gives the distance walked and how far the crates were pushed.
 
+#[path = "common/kcc.rs"]
+mod kcc;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
+use rapier3d::control::KinematicCharacterController;
 use rapier3d::prelude as rp;
 use spherewalk::{
     ColliderDesc, ColliderId, CollisionWorld, Geometry, Motor, MotorSettings, MotorState,
-    MoveIntent, Point3, Pose, QueryFilter, Real, SphereStack, StepInput, StepReport, Vec3,
+    MoveIntent, Point3, Pose, Real, SphereStack, StepInput, StepReport, Vec3,
 };
-use spherewalk_rapier::{BodySettings, CharacterBody, Physics, collider_id};
+use spherewalk_rapier::{BodySettings, CharacterBody, Physics};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -118,13 +121,9 @@ impl Spherewalk {
         let stack = SphereStack::capsule(1.8, 0.3, 3).expect("stack");
         let pose = Pose::new(start());
         let body = physics.insert_character(&stack, &pose);
-        let filter = QueryFilter {
-            exclude: Some(collider_id(body.collider)),
-            ..QueryFilter::default()
-        };
         let motor = Motor::new(stack, MotorSettings::default())
             .expect("motor")
-            .with_filter(filter);
+            .with_filter(body.filter());
         let mut mirror = CollisionWorld::new();
         let floor = ColliderDesc::new(spherewalk::parry3d::shape::SharedShape::cuboid(
             20.0, 0.5, 20.0,
@@ -233,19 +232,7 @@ impl RapierKcc {
             body,
             &mut physics.bodies,
         );
-        let kcc = KinematicCharacterController {
-            offset: CharacterLength::Absolute(0.01),
-            slide: true,
-            autostep: Some(CharacterAutostep {
-                max_height: CharacterLength::Absolute(0.35),
-                min_width: CharacterLength::Absolute(0.1),
-                include_dynamic_bodies: false,
-            }),
-            max_slope_climb_angle: 45f32.to_radians(),
-            min_slope_slide_angle: 45f32.to_radians(),
-            snap_to_ground: Some(CharacterLength::Absolute(0.35)),
-            ..KinematicCharacterController::default()
-        };
+        let kcc = kcc::kcc();
         Self {
             physics,
             crates,

@@ -75,8 +75,11 @@
 //! 90 % of the distance, was grounded less than 90 % of the steps or restarted before the
 //! episode's end. A last line gives the floor's average work per step.
 
+#[path = "common/kcc.rs"]
+mod kcc;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
+use rapier3d::control::KinematicCharacterController;
 use rapier3d::prelude as rp;
 use spherewalk::na::{Rotation3, Translation3};
 use spherewalk::parry3d::bounding_volume::{Aabb, BoundingVolume};
@@ -811,19 +814,7 @@ impl Rapier {
     /// A character at the start of `scene`'s walk, in a rapier world of its parts.
     fn new(scene: &Scene) -> Self {
         let (bodies, colliders, broad_phase) = rapier_sets(scene);
-        let kcc = KinematicCharacterController {
-            offset: CharacterLength::Absolute(0.01),
-            slide: true,
-            autostep: Some(CharacterAutostep {
-                max_height: CharacterLength::Absolute(0.35),
-                min_width: CharacterLength::Absolute(0.1),
-                include_dynamic_bodies: false,
-            }),
-            max_slope_climb_angle: 45f32.to_radians(),
-            min_slope_slide_angle: 45f32.to_radians(),
-            snap_to_ground: Some(CharacterLength::Absolute(0.35)),
-            ..KinematicCharacterController::default()
-        };
+        let kcc = kcc::kcc();
         Self {
             walk: scene.walk,
             bodies,

@@ -81,6 +81,17 @@ pub struct CharacterBody {
     pub collider: ColliderHandle,
 }
 
+impl CharacterBody {
+    /// The collision filter of the character's own motor on a [`crate::RapierGeometry`]:
+    /// everything but this body (`Motor::with_filter`).
+    pub fn filter(&self) -> spherewalk_core::QueryFilter {
+        spherewalk_core::QueryFilter {
+            exclude: Some(crate::collider_id(self.collider)),
+            ..spherewalk_core::QueryFilter::default()
+        }
+    }
+}
+
 /// What [`Physics::push_bodies`] did in one step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Pushed {

@@ -3,11 +3,11 @@
 
 use approx::assert_abs_diff_eq;
 use spherewalk_core::{
-    GravityField, GravityFields, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose,
-    QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3,
+    GravityField, GravityFields, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Real,
+    SphereStack, StepInput, StepReport, UnitVec3, Vec3,
 };
 use spherewalk_rapier::rapier3d::prelude::*;
-use spherewalk_rapier::{BodySettings, Physics, collider_id};
+use spherewalk_rapier::{BodySettings, Physics};
 
 const DT: Real = 1.0 / 60.0;
 /// The planet's radius (m).
@@ -93,13 +93,9 @@ fn a_crate_pushed_round_a_planet_stays_on_it() {
     let up = UnitVec3::new_normalize(Vec3::new(0.0, RADIUS, 0.25));
     let mut pose = Pose::with_up(Point3::from(up.into_inner() * RADIUS), &up);
     let body = physics.insert_character(&stack, &pose);
-    let filter = QueryFilter {
-        exclude: Some(collider_id(body.collider)),
-        ..QueryFilter::default()
-    };
     let motor = Motor::new(stack, MotorSettings::default())
         .expect("motor")
-        .with_filter(filter);
+        .with_filter(body.filter());
     let (mut state, mut report) = (MotorState::default(), StepReport::default());
     let start = *physics.bodies[crate_body].translation();
     let mut lowest = Real::INFINITY;

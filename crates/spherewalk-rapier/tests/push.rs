@@ -4,8 +4,8 @@
 
 use approx::assert_abs_diff_eq;
 use spherewalk_core::{
-    Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, QueryFilter, Real, SphereStack,
-    StepInput, StepReport, Vec3,
+    Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Real, SphereStack, StepInput,
+    StepReport, Vec3,
 };
 use spherewalk_rapier::rapier3d::prelude::*;
 use spherewalk_rapier::{BodySettings, CharacterBody, Physics, collider_id};
@@ -51,13 +51,9 @@ impl Walker {
         let stack = SphereStack::capsule(1.8, 0.3, 3).expect("stack");
         let pose = Pose::new(at);
         let body = physics.insert_character(&stack, &pose);
-        let filter = QueryFilter {
-            exclude: Some(collider_id(body.collider)),
-            ..QueryFilter::default()
-        };
         let motor = Motor::new(stack, MotorSettings::default())
             .expect("motor")
-            .with_filter(filter);
+            .with_filter(body.filter());
         Self {
             motor,
             body,
