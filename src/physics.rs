@@ -51,10 +51,10 @@ impl Sim {
                 if c.layers & CHARACTER_LAYER != 0 {
                     continue;
                 }
-                let collider = rp::ColliderBuilder::new(c.shape.clone()).build();
                 if platform_ids.contains(&id) {
                     let body = rp::RigidBodyBuilder::kinematic_position_based().pose(c.pose);
                     let body = physics.bodies.insert(body);
+                    let collider = rp::ColliderBuilder::new(c.shape.clone());
                     physics
                         .colliders
                         .insert_with_parent(collider, body, &mut physics.bodies);
@@ -75,10 +75,14 @@ impl Sim {
                 self.add_physics_body(entity, &pose);
             }
         }
-        match self.physics.as_mut() {
-            Some(p) => &mut p.physics,
-            None => unreachable!("physics was just created"),
-        }
+        // Made above when missing, so the closure never runs.
+        let made = self.physics.get_or_insert_with(|| {
+            Box::new(SimPhysics {
+                physics: Physics::new(),
+                platforms: Vec::new(),
+            })
+        });
+        &mut made.physics
     }
 
     /// The rapier world, when [`Sim::enable_physics`] turned it on.

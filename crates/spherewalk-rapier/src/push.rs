@@ -223,10 +223,10 @@ impl Physics {
     /// what stopped the hitting body) is shared out as if the character had its `mass`: the
     /// character's knock ([`MotorState::knock`]) grows by `-J / (m_body + mass)` and the body
     /// is given `-J * m_body / (m_body + mass)` back (together: a perfectly inelastic hit
-    /// between the two masses, momentum kept). The body the character stands on (`report`'s ground) is left
-    /// out: its push is the support, not a hit. Returns the velocity added to the knock
-    /// (m/s, world); zero when `settings.receive_impulses` is off or the settings are
-    /// refused.
+    /// between the two masses, momentum kept). The body the character stands on (`report`'s
+    /// ground) is left out: its push is the support, not a hit. Returns the velocity added
+    /// to the knock (m/s, world); zero when `settings.receive_impulses` is off or the
+    /// settings are refused.
     pub fn take_hits(
         &mut self,
         character: &CharacterBody,
