@@ -19,12 +19,29 @@ pub struct Gpu {
     pub surface: Option<wgpu::Surface<'static>>,
 }
 
-/// The backends to try, in order: `WGPU_BACKEND` when set, else Vulkan then GL.
-fn backend_order() -> Vec<wgpu::Backends> {
-    match wgpu::Backends::from_env() {
-        Some(b) => vec![b],
-        None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
+/// The backends to try, in order: those `WGPU_BACKEND` names when set, else Vulkan then GL.
+fn backend_order() -> Result<Vec<wgpu::Backends>, DemoError> {
+    backends_from(std::env::var("WGPU_BACKEND").ok().as_deref())
+}
+
+/// The backends to try for a `WGPU_BACKEND` value (`None`: unset): every comma-separated name
+/// must be one wgpu knows, so a typo is reported as such rather than as missing drivers.
+pub(crate) fn backends_from(value: Option<&str>) -> Result<Vec<wgpu::Backends>, DemoError> {
+    const NAMES: [&str; 10] = [
+        "vulkan", "vk", "dx12", "d3d12", "metal", "mtl", "opengl", "gles", "gl", "webgpu",
+    ];
+    let Some(value) = value else {
+        return Ok(vec![wgpu::Backends::VULKAN, wgpu::Backends::GL]);
+    };
+    for name in value.split(',').map(|n| n.trim().to_lowercase()) {
+        if !NAMES.contains(&name.as_str()) {
+            return Err(DemoError::BadBackend {
+                value: value.to_owned(),
+                name,
+            });
+        }
     }
+    Ok(vec![wgpu::Backends::from_comma_list(value)])
 }
 
 fn backend_name(b: wgpu::Backends) -> String {
@@ -51,7 +68,7 @@ impl Gpu {
     /// when given).
     pub fn open(window: Option<Arc<Window>>) -> Result<Self, DemoError> {
         let mut tried = Vec::new();
-        for backends in backend_order() {
+        for backends in backend_order()? {
             tried.push(backend_name(backends));
             let mut desc = wgpu::InstanceDescriptor::from_env_or_default();
             desc.backends = backends;

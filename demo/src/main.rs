@@ -45,13 +45,24 @@ pub enum DemoError {
     /// `--frames` or `--screenshot` used without `--headless`.
     #[error("`{0}` only makes sense with --headless")]
     NeedsHeadless(&'static str),
-    /// The scene file did not load.
-    #[error("cannot load scene {path}: {source}")]
+    /// The scene file did not load (the scene error names the file).
+    #[error("cannot load scene: {source}")]
     Scene {
         /// The scene file.
         path: PathBuf,
         /// Why (boxed: scene errors are large).
         source: Box<spherewalk::scene::SceneError>,
+    },
+    /// `WGPU_BACKEND` names something that is not a backend.
+    #[error(
+        "WGPU_BACKEND={value}: `{name}` is not a backend; use vulkan, gl, metal, dx12 or webgpu \
+         (comma-separated), or unset it to try Vulkan then GL"
+    )]
+    BadBackend {
+        /// The variable's whole value.
+        value: String,
+        /// The first name in it that is not a backend.
+        name: String,
     },
     /// No graphics adapter on any backend tried.
     #[error(
@@ -314,5 +325,41 @@ mod tests {
             Err(DemoError::NeedsHeadless(_))
         ));
         assert!(matches!(parse("--help"), Ok(None)));
+    }
+
+    #[test]
+    fn a_missing_scene_names_its_path_once() {
+        let path = Path::new("scenes/no_such_scene.ron");
+        let message = match load_scene(path) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("loaded a missing file"),
+        };
+        assert_eq!(message.matches("no_such_scene.ron").count(), 1, "{message}");
+        assert!(message.starts_with("cannot load scene: "), "{message}");
+    }
+
+    #[test]
+    fn a_misspelt_wgpu_backend_is_named_not_blamed_on_drivers() {
+        use crate::gpu::backends_from;
+        let err = match backends_from(Some("vulkn")) {
+            Err(e) => e.to_string(),
+            Ok(b) => panic!("accepted {b:?}"),
+        };
+        assert!(
+            err.starts_with("WGPU_BACKEND=vulkn: `vulkn` is not a backend"),
+            "{err}"
+        );
+        assert!(!err.contains("apt-get"), "{err}");
+        // One bad name in a list is enough to refuse it.
+        assert!(backends_from(Some("gl, bogus")).is_err());
+        // Good values, any case and spacing, and the default order.
+        let ok = |v: Option<&str>| backends_from(v).unwrap_or_default();
+        assert_eq!(ok(Some("vulkan")), [wgpu::Backends::VULKAN]);
+        assert_eq!(ok(Some(" GL ")), [wgpu::Backends::GL]);
+        assert_eq!(
+            ok(Some("vk,gles")),
+            [wgpu::Backends::VULKAN | wgpu::Backends::GL]
+        );
+        assert_eq!(ok(None), [wgpu::Backends::VULKAN, wgpu::Backends::GL]);
     }
 }
