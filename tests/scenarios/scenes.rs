@@ -797,3 +797,43 @@ fn the_playground_ball_rolls_down_its_ramp_and_the_stack_and_seesaw_stay_put() {
     let seesaw = dynamic_at(&scene, "seesaw");
     approx::assert_abs_diff_eq!(seesaw.y, 0.55, epsilon = 0.02);
 }
+
+/// Issue "Demo v2" defect: the hero's jump (6.0 m/s) peaked 1 m short of the moon's field, so
+/// the moon could not be reached. A character standing where the jumper stands (the pole under
+/// the moon) and jumping at the hero's own jump speed is caught by the moon.
+#[test]
+fn the_hero_can_reach_the_moon_from_the_pole_at_its_jump_speed() {
+    use spherewalk::input::{Command, PlayerInput, Script};
+    let mut scene = load("planet");
+    let hero = entity(&scene, "hero");
+    let speed = scene
+        .sim
+        .world
+        .get::<&PlayerInput>(hero)
+        .expect("the hero is a player")
+        .jump_speed;
+    let jumper = entity(&scene, "jumper");
+    scene.sim.despawn(jumper).expect("jumper");
+    let stack = spherewalk::SphereStack::capsule(1.8, 0.3, 3).expect("stack");
+    let at = spherewalk::Pose::new(spherewalk::Point3::new(0.0, 20.0, 0.0));
+    let mut desc = spherewalk::CharacterDesc::new("tester", stack, at);
+    desc.input = spherewalk::Input::Script(Script::new(
+        vec![
+            Command::Wait { seconds: 0.5 },
+            Command::Jump { speed },
+            Command::Wait { seconds: 100.0 },
+        ],
+        false,
+    ));
+    let tester = scene.sim.spawn_character(desc).expect("spawn");
+    for _ in 0..600 {
+        scene.sim.step();
+    }
+    let from_moon = pose(&scene, tester).position - spherewalk::Point3::new(0.0, 32.0, 0.0);
+    // On the 5 m moon (or a rock on it, 0.4 m at most above its surface).
+    assert!(
+        (4.99..5.5).contains(&from_moon.norm()),
+        "at jump speed {speed} m/s the tester ended {} m from the moon's centre",
+        from_moon.norm()
+    );
+}
