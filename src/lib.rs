@@ -20,8 +20,6 @@ mod body;
 pub mod components;
 mod events;
 pub mod input;
-#[cfg(feature = "rapier")]
-pub mod physics;
 mod rng;
 pub mod scene;
 mod schedule;
@@ -38,6 +36,10 @@ pub use sim::{
 
 /// The hecs ECS the runtime is built on (re-exported so games use the same version).
 pub use hecs;
+
+/// Dynamic bodies (feature `rapier`): the sim's rapier world, part of [`Sim`].
+#[cfg(feature = "rapier")]
+pub use sim::physics;
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

@@ -340,7 +340,7 @@ impl SceneFile {
     /// Turns physics on and adds the dynamic bodies, if the scene has any.
     #[cfg(feature = "rapier")]
     fn add_dynamics(&self, sim: &mut Sim, _path: &Path) -> Result<(), SceneError> {
-        use crate::physics::spherewalk_rapier::rapier3d::prelude as rp;
+        use crate::sim::physics::spherewalk_rapier::rapier3d::prelude as rp;
         if self.dynamics.is_empty() {
             return Ok(());
         }
@@ -361,7 +361,7 @@ impl SceneFile {
         }
         // Traces and events name a dynamic body by the id the motor sees it under.
         for (handle, name) in names {
-            let id = crate::physics::spherewalk_rapier::Layered::rapier_id(handle);
+            let id = crate::sim::physics::spherewalk_rapier::Layered::rapier_id(handle);
             sim.set_collider_name(id, name);
         }
         Ok(())

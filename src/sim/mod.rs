@@ -2,6 +2,8 @@
 //! systems in a fixed order.
 
 mod access;
+#[cfg(feature = "rapier")]
+pub mod physics;
 mod snapshot;
 
 pub use access::{CharacterError, CharacterView};
@@ -139,7 +141,7 @@ pub struct Sim {
     hooks: Option<Arc<dyn ContactHooks + Send + Sync>>,
     /// The rapier world of dynamic bodies, once [`Sim::enable_physics`] ran.
     #[cfg(feature = "rapier")]
-    pub(crate) physics: Option<Box<crate::physics::SimPhysics>>,
+    pub(crate) physics: Option<Box<physics::SimPhysics>>,
 }
 
 impl Sim {
@@ -350,7 +352,7 @@ impl Sim {
         #[cfg(feature = "rapier")]
         let physics_body = self
             .world
-            .get::<&crate::physics::PhysicsBody>(entity)
+            .get::<&physics::PhysicsBody>(entity)
             .ok()
             .map(|b| *b);
         self.world.despawn(entity)?;
@@ -397,7 +399,7 @@ impl Sim {
         #[cfg(feature = "rapier")]
         if let Some(p) = self.physics.as_mut() {
             let fields = systems::gravity_fields(&self.world);
-            crate::physics::step_physics(&mut self.world, p, &self.collision, &fields, dt);
+            physics::step_physics(&mut self.world, p, &self.collision, &fields, dt);
         }
         collect_events(&self.world, self.steps, &mut self.events);
         if self.events.len() > MAX_PENDING_EVENTS {

@@ -6,8 +6,8 @@
 //! collide with, kinematic mirrors of the platforms, and a kinematic body per solid
 //! character. The motor sees the dynamic bodies through [`spherewalk_rapier::Layered`].
 
+use super::{CHARACTER_LAYER, Sim};
 use crate::components::{Character, LastStep, Platform};
-use crate::sim::{CHARACTER_LAYER, Sim};
 use hecs::Entity;
 use spherewalk_core::{ColliderId, GravityFields, MotorState, MoveIntent, Pose, Vec3};
 use spherewalk_rapier::rapier3d::prelude as rp;
