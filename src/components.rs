@@ -126,6 +126,17 @@ impl PlatformMotion {
     }
 }
 
+/// A jump pad: a static collider that throws whoever stands on it. A character that ends a
+/// step stably grounded on `collider` leaves it with velocity `launch` (m/s, world) and is
+/// airborne from then on (see [`crate::systems::launch_from_pads`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JumpPad {
+    /// The pad's collider.
+    pub collider: ColliderId,
+    /// Velocity given to a character standing on it (m/s, world).
+    pub launch: Vec3,
+}
+
 /// A kinematic platform: a collider moved by [`crate::systems::move_platforms`], which sets
 /// the collider's velocities to match; the motor carries the characters standing on it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

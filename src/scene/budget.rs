@@ -225,6 +225,7 @@ impl SceneFile {
         let colliders: Vec<(&str, u64)> = (self.colliders.iter())
             .map(|c| (c.name.as_str(), c.geometry.cost().parts))
             .chain(self.platforms.iter().map(|p| (p.name.as_str(), 1)))
+            .chain(self.pads.iter().map(|p| (p.name.as_str(), 1)))
             .chain(self.dynamics.iter().map(|d| (d.name.as_str(), 1)))
             .collect();
         let limit = options.max_colliders;

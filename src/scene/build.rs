@@ -1,14 +1,15 @@
 //! Reading scene files and building a [`Sim`] from them.
 
 use super::budget::{Excess, SceneOptions};
-use super::format::{CharacterItem, CrowdItem, Geometry, SceneFile, Spread};
+use super::format::{CharacterItem, CrowdItem, Geometry, GravityItem, SceneFile, Spread};
 use super::generate::{ObjError, Part, obj_triangles, trimesh_from_obj};
 use crate::input::Wander;
 use crate::schedule::ScheduleError;
 use crate::sim::{CharacterDesc, Input, Sim, SpawnError};
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, CollisionWorld, GravityFields, Point3, Pose, Real, UnitVec3, Vec3, math,
+    ColliderDesc, CollisionWorld, GravityField, GravityFields, Point3, Pose, Real, Surface,
+    UnitVec3, Vec3, math,
 };
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -82,6 +83,17 @@ pub enum SceneError {
         path: PathBuf,
         /// The first dynamic item's name.
         item: String,
+    },
+    /// A surface gravity field names a collider that is not in the scene, or one made of
+    /// more than one part (a surface pull follows a single shape).
+    #[error("{path}: gravity surface {collider:?}: {problem}")]
+    Surface {
+        /// The scene file.
+        path: PathBuf,
+        /// The collider name the field gives.
+        collider: String,
+        /// What is wrong.
+        problem: String,
     },
     /// The runtime refused an item (a collider, platform or character).
     #[error("{path}: {item:?}: {source}")]
@@ -237,7 +249,8 @@ impl SceneFile {
                 path: path.to_owned(),
                 source,
             })?;
-        self.insert_colliders(&mut sim, path, meshes)?;
+        let surfaces = self.insert_colliders(&mut sim, path, meshes)?;
+        self.add_gravity(&mut sim, path, &surfaces)?;
         self.spawn(&mut sim, path)?;
         Ok(Scene {
             name: self.name.clone(),
@@ -264,13 +277,15 @@ impl SceneFile {
     }
 
     /// Generates and inserts every collider item (OBJ meshes from `meshes`, as
-    /// [`SceneFile::read_meshes`] gives them), then optimises the world.
+    /// [`SceneFile::read_meshes`] gives them), then optimises the world. Returns each item's
+    /// parts as placed in the world, in item order.
     fn insert_colliders(
         &self,
         sim: &mut Sim,
         path: &Path,
         meshes: Vec<Option<(PathBuf, String)>>,
-    ) -> Result<(), SceneError> {
+    ) -> Result<Vec<Vec<Surface>>, SceneError> {
+        let mut placed = Vec::with_capacity(self.colliders.len());
         for (item, mesh) in self.colliders.iter().zip(meshes) {
             let parts = match (&item.geometry, mesh) {
                 (Geometry::Solid(shape), _) => vec![Part {
@@ -296,12 +311,70 @@ impl SceneFile {
                 })?;
                 sim.set_collider_name(id, &item.name);
             }
+            placed.push(
+                parts
+                    .into_iter()
+                    .map(|part| Surface::new(part.shape, item.pose * part.pose))
+                    .collect(),
+            );
         }
         sim.collision.optimize();
+        Ok(placed)
+    }
+
+    /// Adds the gravity fields, finding each surface field's collider among `surfaces` (the
+    /// placed parts of each collider item, as [`SceneFile::insert_colliders`] returns them).
+    fn add_gravity(
+        &self,
+        sim: &mut Sim,
+        path: &Path,
+        surfaces: &[Vec<Surface>],
+    ) -> Result<(), SceneError> {
+        for item in &self.gravity {
+            let field = match item {
+                GravityItem::Field(field) => field.clone(),
+                GravityItem::Surface {
+                    collider,
+                    strength,
+                    reach,
+                    priority,
+                } => {
+                    let problem = |problem: String| SceneError::Surface {
+                        path: path.to_owned(),
+                        collider: collider.clone(),
+                        problem,
+                    };
+                    let index = self
+                        .colliders
+                        .iter()
+                        .position(|c| &c.name == collider)
+                        .ok_or_else(|| problem("no collider item has this name".to_owned()))?;
+                    let surface = match surfaces.get(index).map(Vec::as_slice) {
+                        Some([one]) => one.clone(),
+                        Some(parts) => {
+                            return Err(problem(format!(
+                                "it has {} parts; a surface pull needs a one-part collider",
+                                parts.len()
+                            )));
+                        }
+                        None => return Err(problem("it was not built".to_owned())),
+                    };
+                    GravityField {
+                        priority: *priority,
+                        ..GravityField::surface(surface, *strength, *reach)
+                    }
+                }
+            };
+            sim.add_gravity(field).map_err(|source| SceneError::Spawn {
+                path: path.to_owned(),
+                item: "gravity".to_owned(),
+                source,
+            })?;
+        }
         Ok(())
     }
 
-    /// Adds the gravity fields and platforms, then spawns the characters and crowds.
+    /// Adds the platforms and jump pads, then spawns the characters and crowds.
     fn spawn(&self, sim: &mut Sim, path: &Path) -> Result<(), SceneError> {
         let spawn_err = |item: &str| {
             let item = item.to_owned();
@@ -311,8 +384,14 @@ impl SceneFile {
                 source,
             }
         };
-        for field in &self.gravity {
-            sim.add_gravity(field.0).map_err(spawn_err("gravity"))?;
+        for pad in &self.pads {
+            let desc = ColliderDesc::new(pad.shape.clone()).pose(pad.pose);
+            let entity = sim
+                .add_jump_pad(desc, pad.launch)
+                .map_err(spawn_err(&pad.name))?;
+            if let Some(id) = sim.jump_pad_collider(entity) {
+                sim.set_collider_name(id, &pad.name);
+            }
         }
         for p in &self.platforms {
             let desc = ColliderDesc::new(p.shape.clone()).pose(p.start);

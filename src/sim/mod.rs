@@ -11,7 +11,7 @@ pub use snapshot::{Snapshot, SnapshotError};
 
 use crate::body::insert_body;
 use crate::components::{
-    Body, Character, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
+    Body, Character, JumpPad, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
 };
 use crate::events::{Event, collect_events};
 use crate::input::{PlayerInput, Script, Wander};
@@ -119,6 +119,9 @@ pub enum SpawnError {
     /// [`Sim::drive_platform`] was given a pose holding NaN or infinity.
     #[error("a platform pose must be finite")]
     NonFinitePlatformPose,
+    /// A jump pad's launch velocity holds NaN or infinity (m/s).
+    #[error("a jump pad's launch velocity must be finite, got {0:?}")]
+    BadLaunch([Real; 3]),
 }
 
 /// The runtime: a hecs world of characters, platforms and gravity fields, the collision world
@@ -231,6 +234,29 @@ impl Sim {
     pub fn add_gravity(&mut self, field: GravityField) -> Result<Entity, SpawnError> {
         field.validate()?;
         Ok(self.world.spawn((field,)))
+    }
+
+    /// Adds a jump pad: inserts its static collider, and from the next step on every character
+    /// that ends a step stably grounded on it leaves with velocity `launch` (m/s, world).
+    ///
+    /// # Errors
+    /// [`SpawnError::BadLaunch`] for a non-finite `launch`, [`SpawnError::World`] when the
+    /// collider is refused.
+    pub fn add_jump_pad(
+        &mut self,
+        desc: ColliderDesc,
+        launch: spherewalk_core::Vec3,
+    ) -> Result<Entity, SpawnError> {
+        if !launch.iter().all(|c| c.is_finite()) {
+            return Err(SpawnError::BadLaunch(launch.into()));
+        }
+        let collider = self.collision.insert(desc)?;
+        Ok(self.world.spawn((JumpPad { collider, launch },)))
+    }
+
+    /// The collider of a jump pad entity; `None` for any other entity.
+    pub fn jump_pad_collider(&self, pad: Entity) -> Option<ColliderId> {
+        self.world.get::<&JumpPad>(pad).ok().map(|p| p.collider)
     }
 
     /// Adds a kinematic platform: inserts its collider and moves it by `motion` each step.
@@ -396,6 +422,7 @@ impl Sim {
         };
         systems::step_characters(&mut self.world, geometry, hooks, dt, self.parallel);
         systems::separate_characters(&mut self.world, &mut self.collision, self.parallel);
+        systems::launch_from_pads(&mut self.world);
         #[cfg(feature = "rapier")]
         if let Some(p) = self.physics.as_mut() {
             let fields = systems::gravity_fields(&self.world);

@@ -7,10 +7,12 @@
 //! 3. [`apply_stances`] — crouch / stand up (only where the standing stack fits);
 //! 4. [`sync_bodies`] — every character's body collider moves to its pose;
 //! 5. [`step_characters`] — the motor step of every character (serial or parallel);
-//! 6. [`separate_characters`] — overlapping characters are pushed apart, half each.
+//! 6. [`separate_characters`] — overlapping characters are pushed apart, half each;
+//! 7. [`launch_from_pads`] — characters standing on jump pads are thrown.
 
 mod intent;
 mod motor;
+mod pads;
 mod pairs;
 mod platforms;
 mod separate;
@@ -19,6 +21,7 @@ mod stance;
 pub use crate::body::{body_pose, body_shape, sync_bodies};
 pub use intent::{player_intents, script_intents, wander_intents};
 pub use motor::{gravity_fields, step_characters};
+pub use pads::launch_from_pads;
 pub use platforms::{move_platforms, velocities};
 pub use separate::separate_characters;
 pub use stance::apply_stances;

@@ -17,7 +17,7 @@ pub fn gravity_fields(world: &World) -> GravityFields {
     let mut fields: Vec<(hecs::Entity, GravityField)> = world
         .query::<(hecs::Entity, &GravityField)>()
         .iter()
-        .map(|(e, f)| (e, *f))
+        .map(|(e, f)| (e, f.clone()))
         .collect();
     fields.sort_by_key(|(e, _)| e.id());
     let mut set = GravityFields::new();

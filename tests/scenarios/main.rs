@@ -14,3 +14,4 @@ mod player;
 mod runtime;
 mod scenes;
 mod snapshot;
+mod worlds;

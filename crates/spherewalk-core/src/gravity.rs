@@ -1,15 +1,80 @@
-//! Gravity fields: uniform and point (planet) pulls, bounded by volumes with priorities.
+//! Gravity fields: uniform, point (planet) and surface pulls, bounded by volumes with
+//! priorities.
 //!
 //! The gravity at a point is the pull of the field of highest priority whose volume contains
 //! it (ties go to the field added first), or zero when no field contains it. This is how a
 //! level mixes planets: each planet's point field is bounded by a sphere a little larger than
 //! the planet, and a character that jumps out of one sphere into another changes planets.
+//!
+//! A surface pull points at the closest point of a shape's surface, so "down" is always
+//! straight at the ground under the feet: a cube, a capsule or a ring can be walked all the way
+//! round, turning over each edge. Its volume is usually [`Volume::Near`] the same surface.
 
-use crate::math::{Point3, Real, Vec3, is_finite_vec};
+use crate::math::{Iso, Point3, Real, Vec3, is_finite_vec};
+use parry3d::shape::SharedShape;
+use std::sync::Arc;
 use thiserror::Error;
 
+/// A shape placed in the world, whose surface a [`Pull::Surface`] pulls toward and a
+/// [`Volume::Near`] measures its reach from. Cloning shares the shape.
+///
+/// Two surfaces are equal when they share the same shape allocation (not merely equal
+/// dimensions) at the same pose.
+#[derive(Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Surface {
+    /// The shape, in its own frame (m).
+    pub shape: SharedShape,
+    /// Where the shape's frame is (world).
+    pub pose: Iso,
+}
+
+impl Surface {
+    /// `shape` placed at `pose` (world).
+    pub fn new(shape: SharedShape, pose: Iso) -> Self {
+        Self { shape, pose }
+    }
+
+    /// The closest point (world, m) of the surface to `point` (world, m), and whether `point`
+    /// lies inside the shape. Meshes without orientation data never report inside.
+    pub fn closest(&self, point: &Point3) -> (Point3, bool) {
+        let projection = self.shape.project_point(&self.pose, point, false);
+        (projection.point, projection.is_inside)
+    }
+
+    /// Distance (m) from `point` (world) to the shape; 0 inside it.
+    pub fn distance(&self, point: &Point3) -> Real {
+        self.shape.distance_to_point(&self.pose, point, true)
+    }
+
+    /// True when the pose and the shape's bounds are finite.
+    fn is_finite(&self) -> bool {
+        let aabb = self.shape.compute_local_aabb();
+        let rotation = self.pose.rotation.coords;
+        is_finite_vec(&self.pose.translation.vector)
+            && rotation.iter().all(|c| c.is_finite())
+            && is_finite_vec(&aabb.mins.coords)
+            && is_finite_vec(&aabb.maxs.coords)
+    }
+}
+
+impl PartialEq for Surface {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.shape.0, &other.shape.0) && self.pose == other.pose
+    }
+}
+
+impl std::fmt::Debug for Surface {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Surface")
+            .field("shape", &self.shape.shape_type())
+            .field("pose", &self.pose)
+            .finish()
+    }
+}
+
 /// What a field pulls with, wherever it applies.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Pull {
     /// The same acceleration everywhere (m/s², world).
@@ -22,10 +87,18 @@ pub enum Pull {
         /// Acceleration magnitude (m/s²).
         strength: Real,
     },
+    /// Toward the closest point of `surface` with a constant magnitude `strength` (m/s², >= 0),
+    /// and away from it (deeper into the shape) from inside. Zero on the surface itself.
+    Surface {
+        /// The surface pulled toward.
+        surface: Surface,
+        /// Acceleration magnitude (m/s²).
+        strength: Real,
+    },
 }
 
 /// Where a field applies.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Volume {
     /// Everywhere (a level's default gravity).
@@ -44,6 +117,14 @@ pub enum Volume {
         /// Upper corner (world, m), component-wise >= `mins`.
         maxs: Point3,
     },
+    /// Within `reach` metres of a shape (inside it too): the volume of a small world's
+    /// surface pull.
+    Near {
+        /// The shape measured from.
+        surface: Surface,
+        /// Largest distance from the shape (m, > 0).
+        reach: Real,
+    },
 }
 
 impl Volume {
@@ -55,13 +136,14 @@ impl Volume {
             Volume::Box { mins, maxs } => {
                 (0..3).all(|i| mins[i] <= point[i] && point[i] <= maxs[i])
             }
+            Volume::Near { surface, reach } => surface.distance(point) <= *reach,
         }
     }
 }
 
 /// A gravity field: a pull, the volume it applies in, and its priority against overlapping
 /// fields (higher wins).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GravityField {
     /// What the field pulls with.
@@ -95,6 +177,12 @@ pub enum GravityError {
         /// The upper corner given.
         maxs: [Real; 3],
     },
+    /// A surface's pose or shape bounds are not finite.
+    #[error("gravity surface must have a finite pose and finite shape bounds")]
+    BadSurface,
+    /// A near volume's reach is not finite and positive (m).
+    #[error("gravity volume reach must be finite and > 0, got {0}")]
+    BadReach(Real),
 }
 
 impl GravityField {
@@ -120,27 +208,53 @@ impl GravityField {
         }
     }
 
+    /// A small world of any shape: `strength` m/s² toward the closest point of `surface`,
+    /// within `reach` metres of it, at priority 1 (so it wins over a level's uniform default).
+    pub fn surface(surface: Surface, strength: Real, reach: Real) -> Self {
+        Self {
+            pull: Pull::Surface {
+                surface: surface.clone(),
+                strength,
+            },
+            volume: Volume::Near { surface, reach },
+            priority: 1,
+        }
+    }
+
     /// Checks every number of the field.
     ///
     /// # Errors
     /// A [`GravityError`] naming the first bad value.
     pub fn validate(&self) -> Result<(), GravityError> {
-        match self.pull {
-            Pull::Uniform(a) if !is_finite_vec(&a) => {
-                return Err(GravityError::NonFiniteAcceleration(a.into()));
+        match &self.pull {
+            Pull::Uniform(a) if !is_finite_vec(a) => {
+                return Err(GravityError::NonFiniteAcceleration((*a).into()));
             }
             Pull::Point { centre, .. } if !is_finite_vec(&centre.coords) => {
                 return Err(GravityError::NonFiniteCentre(centre.coords.into()));
             }
-            Pull::Point { strength, .. } if !(strength.is_finite() && strength >= 0.0) => {
-                return Err(GravityError::BadStrength(strength));
+            Pull::Surface { surface, .. } if !surface.is_finite() => {
+                return Err(GravityError::BadSurface);
+            }
+            Pull::Point { strength, .. } | Pull::Surface { strength, .. }
+                if !(strength.is_finite() && *strength >= 0.0) =>
+            {
+                return Err(GravityError::BadStrength(*strength));
             }
             _ => {}
         }
-        match self.volume {
+        match &self.volume {
             Volume::Sphere { centre, radius } => {
-                if !(radius.is_finite() && radius > 0.0 && is_finite_vec(&centre.coords)) {
-                    return Err(GravityError::BadSphere(radius));
+                if !(radius.is_finite() && *radius > 0.0 && is_finite_vec(&centre.coords)) {
+                    return Err(GravityError::BadSphere(*radius));
+                }
+            }
+            Volume::Near { surface, reach } => {
+                if !surface.is_finite() {
+                    return Err(GravityError::BadSurface);
+                }
+                if !(reach.is_finite() && *reach > 0.0) {
+                    return Err(GravityError::BadReach(*reach));
                 }
             }
             Volume::Box { mins, maxs } => {
@@ -159,18 +273,26 @@ impl GravityField {
 
     /// The acceleration (m/s², world) this field gives at `point`, ignoring its volume.
     pub fn pull_at(&self, point: &Point3) -> Vec3 {
-        match self.pull {
-            Pull::Uniform(a) => a,
-            Pull::Point { centre, strength } => {
-                let to_centre = centre - point;
-                let distance = to_centre.norm();
-                if distance > 1e-6 {
-                    to_centre * (strength / distance)
-                } else {
-                    Vec3::zeros()
-                }
+        match &self.pull {
+            Pull::Uniform(a) => *a,
+            Pull::Point { centre, strength } => toward(centre - point, *strength),
+            Pull::Surface { surface, strength } => {
+                let (closest, inside) = surface.closest(point);
+                let to_surface = closest - point;
+                toward(if inside { -to_surface } else { to_surface }, *strength)
             }
         }
+    }
+}
+
+/// `strength` along `direction` (not normalised); zero when `direction` is within a micrometre
+/// of zero, where the pull has no direction.
+fn toward(direction: Vec3, strength: Real) -> Vec3 {
+    let distance = direction.norm();
+    if distance > 1e-6 {
+        direction * (strength / distance)
+    } else {
+        Vec3::zeros()
     }
 }
 
@@ -211,7 +333,8 @@ impl GravityFields {
     pub fn field_at(&self, point: &Point3) -> Option<usize> {
         let mut best: Option<(usize, i32)> = None;
         for (i, f) in self.fields.iter().enumerate() {
-            if f.volume.contains(point) && best.is_none_or(|(_, p)| f.priority > p) {
+            // The priority first: it is free, where a near volume's distance is not.
+            if best.is_none_or(|(_, p)| f.priority > p) && f.volume.contains(point) {
                 best = Some((i, f.priority));
             }
         }

@@ -30,7 +30,7 @@ mod step;
 mod world;
 
 pub use contact::{ColliderId, GroundHit, GroundState, Hit};
-pub use gravity::{GravityError, GravityField, GravityFields, Pull, Volume};
+pub use gravity::{GravityError, GravityField, GravityFields, Pull, Surface, Volume};
 pub use hooks::{Candidate, ContactHooks, NoHooks};
 pub use math::{Iso, Point3, Quat, Real, UnitVec3, Vec3, na};
 pub use parry3d;

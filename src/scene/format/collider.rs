@@ -7,10 +7,14 @@ use super::*;
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) enum ShapeDesc {
-    /// A box with half-extents (m).
+    /// A box with half-extents (m), its edges and corners rounded by `border_radius` when
+    /// given (the rounding is added outside the half-extents).
     Cuboid {
         /// Half-extents along local X, Y, Z (m).
         half_extents: Xyz,
+        /// Radius of the rounded edges and corners (m); sharp when left out.
+        #[serde(default)]
+        border_radius: Option<Real>,
     },
     /// A ball.
     Ball {
@@ -49,13 +53,20 @@ impl ShapeDesc {
     /// The parry shape, with every length checked.
     pub(super) fn shape(&self) -> Result<SharedShape, String> {
         Ok(match self {
-            ShapeDesc::Cuboid { half_extents } => {
+            ShapeDesc::Cuboid {
+                half_extents,
+                border_radius,
+            } => {
                 let [x, y, z] = *half_extents;
-                SharedShape::cuboid(
+                let (x, y, z) = (
                     length("half_extents.x", x)?,
                     length("half_extents.y", y)?,
                     length("half_extents.z", z)?,
-                )
+                );
+                match border_radius {
+                    Some(r) => SharedShape::round_cuboid(x, y, z, length("border_radius", *r)?),
+                    None => SharedShape::cuboid(x, y, z),
+                }
             }
             ShapeDesc::Ball { radius } => SharedShape::ball(length("radius", *radius)?),
             ShapeDesc::Capsule {
@@ -215,6 +226,60 @@ pub(crate) enum ColliderRon {
         #[serde(default)]
         rot_deg: Xyz,
     },
+    /// [`generate::torus`]: a ring round local +Y, a one-sided mesh facing outward.
+    Torus {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// Radius of the circle the tube runs round (m).
+        major_radius: Real,
+        /// Radius of the tube (m), below `major_radius`.
+        minor_radius: Real,
+        /// Quads round the ring.
+        #[serde(default = "default_torus_segments")]
+        segments: u32,
+        /// Quads round the tube.
+        #[serde(default = "default_torus_sides")]
+        sides: u32,
+        /// Centre (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+    },
+    /// [`generate::terrain_planet`]: a displaced icosphere with hills, craters and cliffs,
+    /// centred on `at`; a one-sided mesh facing outward.
+    Terrain {
+        /// Name for traces.
+        #[serde(default)]
+        name: Option<String>,
+        /// Radius of the undisturbed ball (m).
+        radius: Real,
+        /// Height of hills and mesas (m), at most a quarter of `radius`.
+        relief: Real,
+        /// Subdivisions of the icosahedron (0 to 7).
+        #[serde(default = "default_terrain_detail")]
+        detail: u32,
+        /// Hills and hollows.
+        #[serde(default = "default_terrain_hills")]
+        hills: u32,
+        /// Craters.
+        #[serde(default = "default_terrain_craters")]
+        craters: u32,
+        /// Cliff-sided mesas.
+        #[serde(default = "default_terrain_cliffs")]
+        cliffs: u32,
+        /// Seed of the features.
+        #[serde(default)]
+        seed: u64,
+        /// Centre (m, world).
+        #[serde(default)]
+        at: Xyz,
+        /// Rotation (degrees about X, Y, Z).
+        #[serde(default)]
+        rot_deg: Xyz,
+    },
     /// A triangle mesh read from a Wavefront OBJ file (path relative to the scene file),
     /// scaled uniformly by `scale`.
     Obj {
@@ -241,6 +306,30 @@ pub(crate) enum ColliderRon {
 
 fn default_rock_size() -> Real {
     1.0
+}
+
+fn default_torus_segments() -> u32 {
+    48
+}
+
+fn default_torus_sides() -> u32 {
+    24
+}
+
+fn default_terrain_detail() -> u32 {
+    5
+}
+
+fn default_terrain_hills() -> u32 {
+    10
+}
+
+fn default_terrain_craters() -> u32 {
+    6
+}
+
+fn default_terrain_cliffs() -> u32 {
+    3
 }
 
 fn one() -> Real {
@@ -317,6 +406,12 @@ impl TryFrom<ColliderRon> for ColliderItem {
             ColliderRon::Heightfield {
                 name, at, rot_deg, ..
             } => ("heightfield", name, at, rot_deg),
+            ColliderRon::Torus {
+                name, at, rot_deg, ..
+            } => ("torus", name, at, rot_deg),
+            ColliderRon::Terrain {
+                name, at, rot_deg, ..
+            } => ("terrain", name, at, rot_deg),
             ColliderRon::Obj {
                 name, at, rot_deg, ..
             } => ("obj", name, at, rot_deg),
@@ -373,6 +468,37 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 ..
             } => Geometry::Generated(
                 generate::Generator::heightfield(cells, size, amplitude, seed).map_err(gen_err)?,
+            ),
+            ColliderRon::Torus {
+                major_radius,
+                minor_radius,
+                segments,
+                sides,
+                ..
+            } => Geometry::Generated(
+                generate::Generator::torus(major_radius, minor_radius, segments, sides)
+                    .map_err(gen_err)?,
+            ),
+            ColliderRon::Terrain {
+                radius,
+                relief,
+                detail,
+                hills,
+                craters,
+                cliffs,
+                seed,
+                ..
+            } => Geometry::Generated(
+                generate::Generator::terrain(generate::TerrainDesc {
+                    radius,
+                    relief,
+                    detail,
+                    hills,
+                    craters,
+                    cliffs,
+                    seed,
+                })
+                .map_err(gen_err)?,
             ),
             ColliderRon::Obj {
                 path,

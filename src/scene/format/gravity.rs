@@ -31,6 +31,20 @@ pub(crate) enum GravityDesc {
         #[serde(default = "one_i32")]
         priority: i32,
     },
+    /// A small world of any shape: `strength` m/s² toward the closest point of the collider
+    /// named `collider` (a one-part collider item), within `reach` metres of it, priority 1
+    /// by default.
+    Surface {
+        /// The `name` of a collider item of this scene.
+        collider: String,
+        /// Acceleration magnitude (m/s²).
+        strength: Real,
+        /// Largest distance from the collider's surface (m).
+        reach: Real,
+        /// Higher wins where fields overlap.
+        #[serde(default = "one_i32")]
+        priority: i32,
+    },
 }
 
 fn one_i32() -> i32 {
@@ -59,16 +73,54 @@ pub(crate) enum VolumeDesc {
     },
 }
 
-/// A validated gravity field.
-#[derive(Clone, Copy, Debug, Deserialize)]
+/// A validated gravity field, or a surface field whose collider is found when the scene is
+/// built.
+#[derive(Clone, Debug, Deserialize)]
 #[serde(try_from = "GravityDesc")]
-pub(crate) struct GravityItem(pub GravityField);
+pub(crate) enum GravityItem {
+    /// A field complete as written.
+    Field(GravityField),
+    /// A surface pull toward a named collider, with its numbers checked.
+    Surface {
+        /// The collider item's name.
+        collider: String,
+        /// Acceleration magnitude (m/s², finite, >= 0).
+        strength: Real,
+        /// Reach from the surface (m, finite, > 0).
+        reach: Real,
+        /// Higher wins where fields overlap.
+        priority: i32,
+    },
+}
 
 impl TryFrom<GravityDesc> for GravityItem {
     type Error = String;
 
     fn try_from(desc: GravityDesc) -> Result<Self, String> {
         let field = match desc {
+            GravityDesc::Surface {
+                collider,
+                strength,
+                reach,
+                priority,
+            } => {
+                if !(strength.is_finite() && strength >= 0.0) {
+                    return Err(format!(
+                        "gravity: surface strength must be finite and >= 0, got {strength}"
+                    ));
+                }
+                if !(reach.is_finite() && reach > 0.0) {
+                    return Err(format!(
+                        "gravity: surface reach must be finite and > 0, got {reach}"
+                    ));
+                }
+                return Ok(Self::Surface {
+                    collider,
+                    strength,
+                    reach,
+                    priority,
+                });
+            }
             GravityDesc::Uniform {
                 accel,
                 volume,
@@ -106,6 +158,6 @@ impl TryFrom<GravityDesc> for GravityItem {
             }
         };
         field.validate().map_err(|e| format!("gravity: {e}"))?;
-        Ok(Self(field))
+        Ok(Self::Field(field))
     }
 }

@@ -1,8 +1,9 @@
 //! The RON scene format: what a scene file says, validated while it is parsed.
 //!
-//! Each item of a scene (a collider group, a platform, a character, a crowd, a gravity field)
-//! is read into a plain description and converted at once into checked core types (a
-//! [`SphereStack`], validated [`MotorSettings`], generator calls with checked parameters ...).
+//! Each item of a scene (a collider group, a platform, a jump pad, a character, a crowd, a
+//! gravity field, a dynamic body) is read into a plain description and converted at once into
+//! checked core types (a [`SphereStack`], validated [`MotorSettings`], generator calls with
+//! checked parameters ...).
 //! A bad value fails the conversion inside the RON parser, so its error carries the file
 //! position of the item. Generators do not run while parsing: a scene is held against its
 //! budget ([`SceneOptions`](crate::scene::SceneOptions)) before anything big is made.
@@ -28,6 +29,7 @@ mod collider;
 mod crowd;
 mod dynamic;
 mod gravity;
+mod pad;
 mod platform;
 
 pub(crate) use character::CharacterItem;
@@ -37,6 +39,7 @@ pub(crate) use dynamic::DynamicItem;
 #[cfg(feature = "rapier")]
 pub(crate) use dynamic::Heft;
 pub(crate) use gravity::GravityItem;
+pub(crate) use pad::PadItem;
 pub(crate) use platform::PlatformItem;
 
 /// Most characters one crowd may spawn.
@@ -68,6 +71,9 @@ pub struct SceneFile {
     /// Kinematic platforms.
     #[serde(default)]
     pub(crate) platforms: Vec<PlatformItem>,
+    /// Jump pads.
+    #[serde(default)]
+    pub(crate) pads: Vec<PadItem>,
     /// Single characters.
     #[serde(default)]
     pub(crate) characters: Vec<CharacterItem>,

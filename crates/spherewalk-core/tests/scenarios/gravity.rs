@@ -1,8 +1,9 @@
 //! Gravity fields: priorities, volumes, point pulls and validation.
 
 use approx::assert_abs_diff_eq;
+use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    GravityError, GravityField, GravityFields, Point3, Pull, Real, Vec3, Volume,
+    GravityError, GravityField, GravityFields, Iso, Point3, Pull, Real, Surface, Vec3, Volume,
 };
 
 #[test]
@@ -38,7 +39,7 @@ fn equal_priorities_go_to_the_field_added_first_and_no_field_is_zero_gravity() {
     };
     let a = GravityField {
         pull: Pull::Uniform(Vec3::x()),
-        volume,
+        volume: volume.clone(),
         priority: 2,
     };
     let b = GravityField {
@@ -77,5 +78,51 @@ fn bad_fields_are_refused_with_their_value() {
         ..GravityField::uniform(Vec3::zeros())
     });
     assert!(matches!(e, Err(GravityError::BadBox { .. })));
+    let ball = || SharedShape::ball(1.0);
+    let surface = |shape, x: Real| Surface::new(shape, Iso::translation(x, 0.0, 0.0));
+    let e = fields.add(GravityField::surface(surface(ball(), nan), 9.81, 2.0));
+    assert_eq!(e, Err(GravityError::BadSurface));
+    let e = fields.add(GravityField::surface(
+        surface(SharedShape::ball(nan), 0.0),
+        9.81,
+        2.0,
+    ));
+    assert_eq!(e, Err(GravityError::BadSurface));
+    let e = fields.add(GravityField::surface(
+        surface(ball(), 0.0),
+        Real::INFINITY,
+        2.0,
+    ));
+    assert_eq!(e, Err(GravityError::BadStrength(Real::INFINITY)));
+    let e = fields.add(GravityField::surface(surface(ball(), 0.0), 9.81, -1.0));
+    assert_eq!(e, Err(GravityError::BadReach(-1.0)));
     assert!(fields.fields().is_empty(), "nothing bad was kept");
+}
+
+#[test]
+fn a_surface_field_pulls_toward_a_capsule_and_stops_at_its_reach() {
+    // A capsule along Y (cap centres at y = +-2, radius 1): beside the shaft the pull is
+    // horizontal, above a cap it points at the cap's centre (f32 rounding only).
+    let capsule = Surface::new(SharedShape::capsule_y(2.0, 1.0), Iso::identity());
+    let mut fields = GravityFields::new();
+    fields
+        .add(GravityField::surface(capsule.clone(), 5.0, 3.0))
+        .expect("valid");
+    let g = fields.at(&Point3::new(2.5, 1.0, 0.0));
+    approx::assert_relative_eq!(g, Vec3::new(-5.0, 0.0, 0.0), epsilon = 1e-5);
+    let g = fields.at(&Point3::new(0.0, 4.0, 2.0));
+    approx::assert_relative_eq!(
+        g,
+        -Vec3::new(0.0, 2.0, 2.0).normalize() * 5.0,
+        epsilon = 1e-5
+    );
+    // 3 m from the surface is in reach; 3.01 m is not.
+    assert_ne!(fields.at(&Point3::new(4.0, 0.0, 0.0)), Vec3::zeros());
+    assert_eq!(fields.at(&Point3::new(4.01, 0.0, 0.0)), Vec3::zeros());
+    // On the surface itself the pull has no direction: zero.
+    assert_eq!(fields.at(&Point3::new(1.0, 0.0, 0.0)), Vec3::zeros());
+    // Two fields on clones of one surface compare equal; on equal but separate shapes not.
+    let again = Surface::new(SharedShape::capsule_y(2.0, 1.0), Iso::identity());
+    assert_eq!(capsule.clone(), capsule);
+    assert_ne!(again, capsule);
 }

@@ -1,0 +1,35 @@
+//! Jump pads: a character that ends a step stably grounded on a pad is thrown.
+
+use crate::components::JumpPad;
+use hecs::World;
+use spherewalk_core::{GroundState, MotorState};
+
+/// Throws every character that ends the step stably grounded on a [`JumpPad`]'s collider:
+/// its velocity becomes the pad's launch velocity (m/s, world), and it is airborne, with no
+/// ground and no coyote time, so the next step flies rather than snaps back onto the pad.
+/// Where pads share a collider, the first spawned wins.
+pub fn launch_from_pads(world: &mut World) {
+    let mut pads: Vec<(u32, JumpPad)> = world
+        .query::<(hecs::Entity, &JumpPad)>()
+        .iter()
+        .map(|(e, pad)| (e.id(), *pad))
+        .collect();
+    if pads.is_empty() {
+        return;
+    }
+    pads.sort_by_key(|(id, _)| *id);
+    for state in world.query_mut::<&mut MotorState>() {
+        let Some(hit) = state.ground_hit else {
+            continue;
+        };
+        if state.ground != GroundState::Grounded {
+            continue;
+        }
+        if let Some((_, pad)) = pads.iter().find(|(_, p)| p.collider == hit.collider) {
+            state.velocity = pad.launch;
+            state.ground = GroundState::Airborne;
+            state.ground_hit = None;
+            state.coyote = 0.0;
+        }
+    }
+}
