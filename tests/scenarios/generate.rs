@@ -540,3 +540,199 @@ fn zero_and_absurd_counts_are_refused() {
         1_000_000
     );
 }
+
+/// Every triangle of a generated one-sided mesh, with the test's idea of "outward" at it.
+fn outward_fraction(parts: &[Part], outward: impl Fn(&Point3) -> Vec3) -> (usize, usize) {
+    let mesh = parts[0].shape.as_trimesh().expect("a trimesh");
+    let mut out = 0;
+    for t in mesh.triangles() {
+        let normal = (t.b - t.a).cross(&(t.c - t.a));
+        if normal.dot(&outward(&t.center())) > 0.0 {
+            out += 1;
+        }
+    }
+    (out, mesh.indices().len())
+}
+
+#[test]
+fn torus_faces_outward_and_lies_on_its_tube() {
+    use spherewalk::scene::torus;
+    let parts = torus(8.0, 3.0, 48, 24).expect("valid");
+    assert_eq!(parts.len(), 1);
+    // Outward: away from the circle the tube runs round.
+    let from_ring = |p: &Point3| {
+        let ring = Vec3::new(p.x, 0.0, p.z).normalize() * 8.0;
+        p.coords - ring
+    };
+    assert_eq!(
+        outward_fraction(&parts, from_ring),
+        (2 * 48 * 24, 2 * 48 * 24)
+    );
+    // Vertices lie on the tube (f32 trigonometry of radii below 11 m: 1e-5 m).
+    let mesh = parts[0].shape.as_trimesh().expect("a trimesh");
+    for v in mesh.vertices() {
+        assert_abs_diff_eq!(from_ring(v).norm(), 3.0, epsilon = 1e-5);
+    }
+    // A ray down onto the top of the tube meets it at y = 3 on a vertex (f32: 1e-5 m), and
+    // between vertices within the flat facets' sag (3 (1 - cos(pi / 24)) = 2.6 cm).
+    let world = mesh_world(parts[0].shape.clone());
+    let hit = ray(&world, Point3::new(8.0, 10.0, 0.0), &down()).expect("hit");
+    assert_abs_diff_eq!(hit.point.y, 3.0, epsilon = 1e-5);
+    let between = Quat::from_axis_angle(&Vec3::y_axis(), 0.5 * std::f32::consts::TAU / 48.0);
+    let origin = Point3::from(between * Vec3::new(8.0, 10.0, 0.0));
+    let hit = ray(&world, origin, &down()).expect("hit");
+    assert!((2.97..3.0).contains(&hit.point.y), "{:?}", hit.point);
+}
+
+#[test]
+fn terrain_planet_faces_outward_stays_within_its_relief_and_repeats_its_seed() {
+    use spherewalk::scene::{TerrainDesc, terrain_planet};
+    let desc = TerrainDesc {
+        radius: 20.0,
+        relief: 2.0,
+        detail: 4,
+        hills: 10,
+        craters: 6,
+        cliffs: 3,
+        seed: 7,
+    };
+    let parts = terrain_planet(desc).expect("valid");
+    // 20 * 4^4 triangles, every one facing away from the centre.
+    assert_eq!(outward_fraction(&parts, |p| p.coords), (5120, 5120));
+    let mesh = parts[0].shape.as_trimesh().expect("a trimesh");
+    let radii: Vec<Real> = mesh.vertices().iter().map(|v| v.coords.norm()).collect();
+    let lowest = radii.iter().copied().fold(Real::INFINITY, Real::min);
+    let highest = radii.iter().copied().fold(0.0, Real::max);
+    // Real relief: at least a metre of rise and of fall somewhere, never past the sum of
+    // every feature's size (cliffs add a relief each, hills a relief, craters 0.45 of one).
+    assert!(highest > 21.0 && lowest < 19.5, "{lowest}..{highest}");
+    assert!(
+        highest < 20.0 + 2.0 * 5.0 && lowest > 10.0,
+        "{lowest}..{highest}"
+    );
+    // The same description gives the same mesh; another seed another.
+    let again = terrain_planet(desc).expect("valid");
+    let vertices = |p: &[Part]| p[0].shape.as_trimesh().expect("mesh").vertices().to_vec();
+    assert_eq!(vertices(&again), vertices(&parts));
+    let other = terrain_planet(TerrainDesc { seed: 8, ..desc }).expect("valid");
+    assert_ne!(vertices(&other), vertices(&parts));
+}
+
+/// The steepest triangle of a terrain planet (degrees between its normal and the direction
+/// from the centre), and how many are steeper than `limit` degrees.
+fn terrain_slopes(parts: &[Part], limit: Real) -> (Real, usize) {
+    let mesh = parts[0].shape.as_trimesh().expect("a trimesh");
+    let mut steepest: Real = 0.0;
+    let mut over = 0;
+    for t in mesh.triangles() {
+        let normal = t.normal().expect("no flat triangle");
+        let radial = t.center().coords.normalize();
+        let slope = normal.dot(&radial).clamp(-1.0, 1.0).acos().to_degrees();
+        steepest = steepest.max(slope);
+        over += usize::from(slope > limit);
+    }
+    (steepest, over)
+}
+
+#[test]
+fn terrain_hills_and_craters_are_walkable_and_its_cliffs_are_not() {
+    use spherewalk::scene::{TerrainDesc, terrain_planet};
+    // The shipped planet's description (scenes/planet.ron).
+    let desc = TerrainDesc {
+        radius: 20.0,
+        relief: 2.0,
+        detail: 5,
+        hills: 10,
+        craters: 6,
+        cliffs: 3,
+        seed: 7,
+    };
+    // Without cliffs no triangle is steeper than 40 degrees: under the 45 degree default slope
+    // limit with a margin.
+    let smooth = terrain_planet(TerrainDesc { cliffs: 0, ..desc }).expect("valid");
+    let (steepest, _) = terrain_slopes(&smooth, 40.0);
+    assert!(steepest < 40.0 && steepest > 20.0, "steepest {steepest}");
+    // With them, hundreds of triangles stand steeper than 60 degrees: walls no default
+    // character walks up.
+    let cliffs = terrain_planet(desc).expect("valid");
+    let (steepest, over) = terrain_slopes(&cliffs, 60.0);
+    assert!(
+        steepest > 65.0 && over > 100,
+        "steepest {steepest}, {over} over 60"
+    );
+}
+
+#[test]
+fn torus_and_terrain_refuse_bad_parameters_by_name() {
+    use spherewalk::scene::{MAX_TERRAIN_DETAIL, TerrainDesc, terrain_planet, torus};
+    assert!(matches!(
+        torus(3.0, 3.0, 8, 8),
+        Err(GenerateError::TooLarge {
+            field: "minor_radius",
+            ..
+        })
+    ));
+    assert!(matches!(
+        torus(Real::NAN, 1.0, 8, 8),
+        Err(GenerateError::BadLength {
+            field: "major_radius",
+            ..
+        })
+    ));
+    assert!(matches!(
+        torus(3.0, 1.0, 2, 8),
+        Err(GenerateError::BadCount {
+            field: "segments",
+            ..
+        })
+    ));
+    let desc = TerrainDesc {
+        radius: 20.0,
+        relief: 2.0,
+        detail: 2,
+        hills: 1,
+        craters: 1,
+        cliffs: 1,
+        seed: 0,
+    };
+    assert!(matches!(
+        terrain_planet(TerrainDesc {
+            relief: 6.0,
+            ..desc
+        }),
+        Err(GenerateError::TooLarge {
+            field: "relief",
+            ..
+        })
+    ));
+    assert!(matches!(
+        terrain_planet(TerrainDesc {
+            relief: -1.0,
+            ..desc
+        }),
+        Err(GenerateError::BadAmplitude {
+            field: "relief",
+            ..
+        })
+    ));
+    assert!(matches!(
+        terrain_planet(TerrainDesc {
+            detail: MAX_TERRAIN_DETAIL + 1,
+            ..desc
+        }),
+        Err(GenerateError::BadCount {
+            field: "detail",
+            ..
+        })
+    ));
+    assert!(matches!(
+        terrain_planet(TerrainDesc {
+            cliffs: 10_000,
+            ..desc
+        }),
+        Err(GenerateError::BadCount {
+            field: "cliffs",
+            ..
+        })
+    ));
+}

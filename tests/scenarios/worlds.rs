@@ -284,3 +284,193 @@ fn a_jump_pad_with_a_non_finite_launch_is_refused() {
     assert!(matches!(refused, Err(spherewalk::SpawnError::BadLaunch(_))));
     assert_eq!(sim.collision.len(), 0, "nothing inserted");
 }
+
+/// The terrain planet the walks below use (and `scenes/planet.ron` ships): 20 m, 2 m of
+/// relief, the default features, seed 7.
+const TERRAIN: &str = "Terrain(name: \"terrain\", radius: 20.0, relief: 2.0, seed: 7)";
+
+/// A terrain planet under 9.81 m/s² point gravity, with nobody on it yet.
+fn terrain_sim() -> spherewalk::Sim {
+    let text = format!(
+        "Scene(
+            gravity: [Point(centre: (0.0, 0.0, 0.0), strength: 9.81, reach: 40.0)],
+            colliders: [{TERRAIN}],
+        )"
+    );
+    let file = SceneFile::parse(&text, "terrain.ron").unwrap_or_else(|e| panic!("{e}"));
+    file.build(Path::new("."), Path::new("terrain.ron"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .sim
+}
+
+/// The ground (a ray from outside toward the centre) along unit `dir`.
+fn ground_along(sim: &spherewalk::Sim, dir: &Vec3) -> spherewalk::RayHit {
+    let down = spherewalk::UnitVec3::new_normalize(-dir);
+    let filter = spherewalk::QueryFilter::default();
+    sim.collision
+        .cast_ray(&Point3::from(dir * 30.0), &down, 30.0, &filter)
+        .expect("the planet is under every direction")
+}
+
+/// The steepest ground (degrees from level) along the great circle from the north pole
+/// heading `forward` (unit, horizontal), sampled every 10 cm on the path and 30 cm either side
+/// of it, with the angle (rad round the circle) of the first cliff that rises ahead: ground
+/// steeper than 60 degrees where the ground 1 m further on is over a metre higher than 1 m
+/// before.
+fn steepest_on_circle(sim: &spherewalk::Sim, forward: &Vec3) -> (Real, Option<Real>) {
+    let side = Vec3::y().cross(forward);
+    let samples = (std::f32::consts::TAU * 20.0 / 0.1) as usize;
+    let angle = |k: usize| std::f32::consts::TAU * k as Real / samples as Real;
+    let mut steepest: Real = 0.0;
+    let mut slopes = Vec::with_capacity(samples);
+    let mut heights = Vec::with_capacity(samples);
+    for k in 0..samples {
+        let dir = Vec3::y() * angle(k).cos() + forward * angle(k).sin();
+        let mut slope: Real = 0.0;
+        for lateral in [-0.3, 0.0, 0.3] {
+            let d = (dir + side * (lateral / 20.0)).normalize();
+            let hit = ground_along(sim, &d);
+            slope = slope.max(hit.normal.dot(&d).clamp(-1.0, 1.0).acos().to_degrees());
+            if lateral == 0.0 {
+                heights.push(hit.point.coords.norm());
+            }
+        }
+        steepest = steepest.max(slope);
+        slopes.push(slope);
+    }
+    let first_cliff = (10..samples - 10)
+        .find(|&k| slopes[k] > 60.0 && heights[k + 10] - heights[k - 10] > 1.0)
+        .map(angle);
+    (steepest, first_cliff)
+}
+
+/// A walker on the terrain's north pole, heading `yaw` (rad about +Y) and walking forward at
+/// 4 m/s; returns the sim, the walker and its forward.
+fn terrain_walker(yaw: Real) -> (spherewalk::Sim, spherewalk::hecs::Entity) {
+    use spherewalk::input::{Command, Script};
+    let mut sim = terrain_sim();
+    let pole = ground_along(&sim, &Vec3::y()).point;
+    let mut pose = spherewalk::Pose::new(pole + Vec3::y() * 0.02);
+    spherewalk::yaw(&mut pose, yaw);
+    let stack = spherewalk::SphereStack::capsule(1.8, 0.3, 3).expect("stack");
+    let mut desc = spherewalk::CharacterDesc::new("walker", stack, pose);
+    let walk = Command::Walk {
+        forward: 4.0,
+        right: 0.0,
+        seconds: 1000.0,
+        crouch: false,
+    };
+    desc.input = spherewalk::Input::Script(Script::new(vec![walk], false));
+    let walker = sim.spawn_character(desc).expect("spawn");
+    (sim, walker)
+}
+
+#[test]
+fn walks_round_the_terrain_planet_over_hills_and_craters() {
+    // Find a great circle from the pole clear of cliffs (the generator's tests show the cliffs
+    // are steeper than any slope limit; here the walk is over what is walkable).
+    let sim = terrain_sim();
+    let mut clear = None;
+    for k in 0..24 {
+        let yaw = (k as Real * 15.0).to_radians();
+        let mut pose = spherewalk::Pose::new(Point3::origin());
+        spherewalk::yaw(&mut pose, yaw);
+        let forward = pose.forward().into_inner();
+        let (steepest, cliff) = steepest_on_circle(&sim, &forward);
+        // The slope limit is 45 degrees; a clear circle keeps 5 degrees of margin.
+        if steepest < 40.0 && steepest > 15.0 && cliff.is_none() && clear.is_none() {
+            clear = Some((yaw, forward, steepest));
+        }
+    }
+    let (yaw, forward, steepest) = clear.expect("a great circle clear of cliffs");
+    let (sim, walker) = terrain_walker(yaw);
+    let walk = walk_terrain(sim, walker, &forward, 2400);
+    // Round and back to the start (the issue's 0.5 m), the skin (1 cm) + 1 mm deep at most,
+    // and never stuck: at least 2 m of progress in every second at 4 m/s.
+    assert!(
+        walk.turned >= std::f32::consts::TAU,
+        "turned {} rad",
+        walk.turned
+    );
+    assert!(walk.miss < 0.5, "ended {} m from the start", walk.miss);
+    assert!(walk.worst_penetration < 0.011, "{}", walk.worst_penetration);
+    assert!(
+        walk.slowest_second > 2.0,
+        "{} m in a second",
+        walk.slowest_second
+    );
+    // The circle really crossed terrain: slopes of over 15 degrees (found above).
+    assert!(steepest > 15.0);
+}
+
+/// What a walk on the terrain measured.
+struct TerrainWalk {
+    /// Angle (rad) turned round the centre in the circle's plane.
+    turned: Real,
+    /// Distance from the start at the end (m).
+    miss: Real,
+    /// Deepest penetration after any step (m).
+    worst_penetration: Real,
+    /// Least distance covered in any whole second (m).
+    slowest_second: Real,
+    /// Speed at the end (m/s).
+    final_speed: Real,
+}
+
+/// Walks until the walker has turned once round the centre in the plane of +Y and `forward`,
+/// or `most` steps.
+fn walk_terrain(
+    mut sim: spherewalk::Sim,
+    walker: spherewalk::hecs::Entity,
+    forward: &Vec3,
+    most: u32,
+) -> TerrainWalk {
+    let position = |sim: &spherewalk::Sim| {
+        sim.world
+            .get::<&spherewalk::Pose>(walker)
+            .expect("walker")
+            .position
+    };
+    // Land first, then start counting from where it stands.
+    for _ in 0..10 {
+        sim.step();
+    }
+    let start = position(&sim);
+    let angle_of = |p: &Point3| p.coords.dot(forward).atan2(p.y);
+    let mut last = angle_of(&start);
+    let mut walk = TerrainWalk {
+        turned: 0.0,
+        miss: 0.0,
+        worst_penetration: 0.0,
+        slowest_second: Real::INFINITY,
+        final_speed: 0.0,
+    };
+    let mut second_start = start;
+    let mut rows = Vec::new();
+    for step in 1..=most {
+        sim.step();
+        rows.clear();
+        records(&sim, &mut rows);
+        walk.worst_penetration = walk.worst_penetration.max(rows[0].max_penetration);
+        walk.final_speed = Vec3::from(rows[0].vel).norm();
+        let p = position(&sim);
+        let angle = angle_of(&p);
+        let mut delta = angle - last;
+        if delta > std::f32::consts::PI {
+            delta -= std::f32::consts::TAU;
+        } else if delta < -std::f32::consts::PI {
+            delta += std::f32::consts::TAU;
+        }
+        walk.turned += delta;
+        last = angle;
+        if step % 60 == 0 {
+            walk.slowest_second = walk.slowest_second.min((p - second_start).norm());
+            second_start = p;
+        }
+        walk.miss = (p - start).norm();
+        if walk.turned >= std::f32::consts::TAU {
+            break;
+        }
+    }
+    walk
+}

@@ -22,7 +22,7 @@ pub const MAX_TERRAIN_FEATURES: u32 = 256;
 pub struct TerrainDesc {
     /// Radius of the undisturbed ball (m).
     pub radius: Real,
-    /// Height of the hills and of the cliff-sided mesas (m); craters are 0.6 of it deep. At
+    /// Height of the hills and of the cliff-sided mesas (m); craters are up to 0.45 of it deep. At
     /// most a quarter of `radius`.
     pub relief: Real,
     /// Times the icosahedron's triangles are split in four (0 to [`MAX_TERRAIN_DETAIL`]).
@@ -196,7 +196,7 @@ impl Relief {
         };
         Self {
             hills: features(desc.hills, (0.3, 0.8), (-0.6, 1.0)),
-            craters: features(desc.craters, (0.12, 0.3), (0.4, 0.6)),
+            craters: features(desc.craters, (0.15, 0.3), (0.3, 0.45)),
             cliffs: features(desc.cliffs, (0.12, 0.25), (0.9, 1.0)),
         }
     }
