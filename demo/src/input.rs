@@ -10,7 +10,7 @@ pub enum Action {
     SwitchCharacter,
     /// F1: debug drawing on/off.
     ToggleDebug,
-    /// 1-5: load that shipped scene (index into [`crate::SHIPPED_SCENES`]).
+    /// 1-6: load that shipped scene (index into [`crate::SHIPPED_SCENES`]).
     LoadScene(usize),
     /// R: reload the current scene.
     Reload,
@@ -78,6 +78,7 @@ impl Controls {
             KeyCode::Digit3 => Some(Action::LoadScene(2)),
             KeyCode::Digit4 => Some(Action::LoadScene(3)),
             KeyCode::Digit5 => Some(Action::LoadScene(4)),
+            KeyCode::Digit6 => Some(Action::LoadScene(5)),
             KeyCode::KeyR => Some(Action::Reload),
             KeyCode::Escape => Some(Action::Quit),
             _ => None,

@@ -139,13 +139,20 @@ const USAGE: &str = "\
 usage: spherewalk-demo [SCENE.ron] [--debug] [--size WxH] [--frames N (quit after N frames)]
        spherewalk-demo --headless [--frames N] [--screenshot OUT.png] [--scene FILE] [--size WxH] [--debug]
 
-Plays scenes/planet.ron by default. Keys: WASD move (camera-relative), mouse drag look,
-wheel zoom, Space jump, C crouch, Tab switch character, F1 debug draw, 1-5 shipped scenes,
+Plays scenes/galaxy.ron by default. Keys: WASD move (camera-relative), mouse drag look,
+wheel zoom, Space jump, C crouch, Tab switch character, F1 debug draw, 1-6 shipped scenes,
 R restart, Esc quit.
 Backends: Vulkan then GL; set WGPU_BACKEND=vulkan|gl to choose.";
 
 /// The scenes shipped in `scenes/`, in the order of the number keys.
-pub const SHIPPED_SCENES: [&str; 5] = ["planet", "walls", "playground", "platforms", "crowd"];
+pub const SHIPPED_SCENES: [&str; 6] = [
+    "galaxy",
+    "planet",
+    "walls",
+    "playground",
+    "platforms",
+    "crowd",
+];
 
 /// Path of a shipped scene: `scenes/NAME.ron` under the working directory when it exists,
 /// otherwise under the repository this binary was built from.
@@ -232,7 +239,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Args
         return Err(DemoError::NeedsHeadless("--screenshot"));
     }
     Ok(Some(Args {
-        scene: scene.unwrap_or_else(|| shipped_scene("planet")),
+        scene: scene.unwrap_or_else(|| shipped_scene("galaxy")),
         headless,
         frames,
         screenshot: screenshot.unwrap_or_else(|| PathBuf::from("screenshot.png")),

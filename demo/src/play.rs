@@ -325,7 +325,7 @@ impl Play {
             if self.debug { "  DEBUG" } else { "" },
         ));
         hud.panel(8.0, 8.0, &lines);
-        let help = "WASD MOVE  DRAG LOOK  WHEEL ZOOM  SPACE JUMP  C CROUCH  TAB SWITCH  F1 DEBUG  1-5 SCENES";
+        let help = "WASD MOVE  DRAG LOOK  WHEEL ZOOM  SPACE JUMP  C CROUCH  TAB SWITCH  F1 DEBUG  1-6 SCENES";
         let y = size.1 as f32 - 8.0 - 14.0 * scale;
         hud.panel(8.0, y, &[help.to_owned()]);
         hud

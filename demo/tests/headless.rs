@@ -69,6 +69,11 @@ fn planet_screenshot_shows_the_player() {
 }
 
 #[test]
+fn galaxy_screenshot_shows_the_player() {
+    check("galaxy");
+}
+
+#[test]
 fn walls_screenshot_shows_the_player() {
     check("walls");
 }

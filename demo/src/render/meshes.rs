@@ -2,7 +2,7 @@
 //! across edges flatter than a crease angle (so boxes stay flat and balls stay round).
 
 use spherewalk::na;
-use spherewalk::parry3d::shape::{Shape, TypedShape};
+use spherewalk::parry3d::shape::{Shape, SupportMap, TypedShape};
 use spherewalk::{Iso, Point3, Vec3};
 
 /// A mesh vertex: position and normal in the collider's local frame.
@@ -81,10 +81,10 @@ fn collect(shape: &dyn Shape, at: &Iso, points: &mut Vec<Point3>, tris: &mut Vec
         TypedShape::TriMesh(m) => (m.vertices().to_vec(), m.indices().to_vec()),
         TypedShape::HeightField(h) => h.to_trimesh(),
         TypedShape::Triangle(tri) => (vec![tri.a, tri.b, tri.c], vec![[0, 1, 2]]),
-        TypedShape::RoundCuboid(r) => r.inner_shape.to_trimesh(),
-        TypedShape::RoundCylinder(r) => r.inner_shape.to_trimesh(32),
-        TypedShape::RoundCone(r) => r.inner_shape.to_trimesh(32),
-        TypedShape::RoundConvexPolyhedron(r) => r.inner_shape.to_trimesh(),
+        TypedShape::RoundCuboid(r) => rounded(&r.inner_shape, r.border_radius),
+        TypedShape::RoundCylinder(r) => rounded(&r.inner_shape, r.border_radius),
+        TypedShape::RoundCone(r) => rounded(&r.inner_shape, r.border_radius),
+        TypedShape::RoundConvexPolyhedron(r) => rounded(&r.inner_shape, r.border_radius),
         TypedShape::HalfSpace(h) => {
             let n = h.normal.into_inner();
             let a = spherewalk::math::any_perpendicular(&h.normal).into_inner() * HALF_SPACE_EXTENT;
@@ -107,6 +107,19 @@ fn collect(shape: &dyn Shape, at: &Iso, points: &mut Vec<Point3>, tris: &mut Vec
     let base = points.len() as u32;
     points.extend(p.iter().map(|q| at * q));
     tris.extend(t.iter().map(|t| [t[0] + base, t[1] + base, t[2] + base]));
+}
+
+/// A convex shape grown by `border` metres all round (parry's round shapes): a fine unit
+/// sphere whose every point `n` moves to the inner shape's farthest point along `n`, pushed
+/// out by `border` along `n`. Flat faces come out as the triangles spanning the jumps between
+/// the inner shape's vertices; edges and corners come out round.
+fn rounded(inner: &dyn SupportMap, border: f32) -> (Vec<Point3>, Vec<[u32; 3]>) {
+    let (sphere, tris) = spherewalk::parry3d::shape::Ball::new(1.0).to_trimesh(48, 24);
+    let points = sphere
+        .iter()
+        .map(|n| inner.local_support_point(&n.coords) + n.coords * border)
+        .collect();
+    (points, tris)
 }
 
 /// The triangles of a collider shape in its local frame (empty for shapes with no surface).
@@ -145,6 +158,33 @@ mod tests {
             let n = v.normal;
             let axis = n.iter().filter(|c| c.abs() > 0.999).count();
             assert_eq!(axis, 1, "normal {n:?} is not along an axis");
+        }
+    }
+
+    #[test]
+    fn a_round_cuboid_is_drawn_at_its_full_size() {
+        // Half-extents 1, 2, 3 grown by 0.5: the drawn box spans 1.5, 2.5, 3.5 (f32: 1e-5).
+        let mesh = shape_mesh(SharedShape::round_cuboid(1.0, 2.0, 3.0, 0.5).as_ref());
+        let most = |axis: usize| {
+            mesh.iter()
+                .map(|v| v.pos[axis].abs())
+                .fold(0.0f32, f32::max)
+        };
+        for (axis, half) in [(0, 1.5), (1, 2.5), (2, 3.5)] {
+            assert!(
+                (most(axis) - half).abs() < 1e-5,
+                "axis {axis}: {}",
+                most(axis)
+            );
+        }
+        // Every drawn point lies on the rounded surface: within the border of the inner box.
+        for v in &mesh {
+            let outside = Vec3::new(
+                (v.pos[0].abs() - 1.0).max(0.0),
+                (v.pos[1].abs() - 2.0).max(0.0),
+                (v.pos[2].abs() - 3.0).max(0.0),
+            );
+            assert!((outside.norm() - 0.5).abs() < 1e-4, "{:?}", v.pos);
         }
     }
 
