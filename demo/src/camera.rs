@@ -1,7 +1,10 @@
 //! Orbit camera that follows a character and takes the character's up as its own, so on a
-//! planet the horizon stays level.
+//! planet the horizon stays level. It never goes into the scenery: a sphere cast from the look
+//! target toward the eye pulls the eye in on a hit.
 
-use spherewalk::{Point3, Pose, Quat, Real, UnitVec3, Vec3, na};
+use spherewalk::{
+    CHARACTER_LAYER, CollisionWorld, Point3, Pose, Quat, QueryFilter, Real, UnitVec3, Vec3, na,
+};
 
 use crate::render::View;
 
@@ -9,6 +12,21 @@ use crate::render::View;
 const FOV_Y: Real = 1.0;
 const NEAR: Real = 0.05;
 const FAR: Real = 800.0;
+
+/// Radius of the sphere cast from the target to the eye (m): wider than the near plane's
+/// corners (0.08 m from the eye at the widest window), so they stay out of walls too.
+pub const EYE_RADIUS: Real = 0.2;
+
+/// Gap kept between the cast sphere and what it hit (m).
+const EYE_GAP: Real = 0.05;
+
+/// Lowest pitch (rad): looking up at the target from 26 degrees below its horizon.
+pub const MIN_PITCH: Real = -0.45;
+/// Highest pitch (rad): looking down from 77 degrees above the target's horizon.
+pub const MAX_PITCH: Real = 1.35;
+
+/// How fast a pulled-in eye eases back out (1/s); pulling in is immediate.
+const EASE_OUT: Real = 4.0;
 
 /// A camera orbiting a target at `distance`, `pitch` above the target's horizon, looking
 /// along `heading`.
@@ -18,8 +36,12 @@ pub struct OrbitCamera {
     heading: UnitVec3,
     /// Elevation above the horizon (radians, positive = looking down at the target).
     pub pitch: Real,
-    /// Distance to the target (m).
+    /// Distance to the target (m) the eye keeps when nothing is in the way.
     pub distance: Real,
+    /// Distance the eye is at now (m): `distance`, or less where scenery is in the way.
+    pulled: Real,
+    /// Heading turn (rad about up, positive left) applied when the camera first follows.
+    start_yaw: Real,
     target: Point3,
     started: bool,
 }
@@ -30,10 +52,21 @@ impl OrbitCamera {
         Self {
             up: Vec3::y_axis(),
             heading: -Vec3::z_axis(),
-            pitch,
+            pitch: pitch.clamp(MIN_PITCH, MAX_PITCH),
             distance,
+            pulled: distance,
+            start_yaw: 0.0,
             target: Point3::origin(),
             started: false,
+        }
+    }
+
+    /// The camera a scene asks for at its start: `distance` m from the character, `pitch` rad
+    /// above its horizon, looking along its forward turned `yaw` rad to the left.
+    pub fn looking(distance: Real, pitch: Real, yaw: Real) -> Self {
+        Self {
+            start_yaw: yaw,
+            ..Self::new(distance, pitch)
         }
     }
 
@@ -45,7 +78,8 @@ impl OrbitCamera {
         if !self.started {
             self.started = true;
             self.up = up;
-            self.heading = pose.forward();
+            let yaw = Quat::from_axis_angle(&up, self.start_yaw);
+            self.heading = UnitVec3::new_normalize(yaw * pose.forward().into_inner());
         } else {
             let t = 1.0 - (-dt.max(0.0) * 6.0).exp();
             let turn = Quat::rotation_between_axis(&self.up, &up)
@@ -65,7 +99,35 @@ impl OrbitCamera {
     pub fn orbit(&mut self, dx: Real, dy: Real) {
         let yaw = Quat::from_axis_angle(&self.up, -dx * 0.005);
         self.heading = UnitVec3::new_normalize(yaw * self.heading.into_inner());
-        self.pitch = (self.pitch + dy * 0.005).clamp(-1.2, 1.45);
+        self.pitch = (self.pitch + dy * 0.005).clamp(MIN_PITCH, MAX_PITCH);
+    }
+
+    /// Keeps the eye out of the scenery: casts a sphere of [`EYE_RADIUS`] from the target
+    /// toward where the eye wants to be, ignoring the characters' bodies, and pulls the eye in
+    /// to just before the first hit at once; when the way clears it eases back out over `dt`
+    /// seconds (never past what the cast allows).
+    pub fn collide(&mut self, world: &CollisionWorld, dt: Real) {
+        let filter = QueryFilter {
+            mask: !CHARACTER_LAYER,
+            ..QueryFilter::default()
+        };
+        let back = self.back();
+        let allowed = world
+            .cast_sphere(&self.target, EYE_RADIUS, &back, self.distance, &filter)
+            .map_or(self.distance, |hit| (hit.distance - EYE_GAP).max(0.0));
+        if allowed < self.pulled {
+            self.pulled = allowed;
+        } else {
+            let t = 1.0 - (-dt.max(0.0) * EASE_OUT).exp();
+            self.pulled += (allowed - self.pulled) * t;
+        }
+    }
+
+    /// Unit direction from the target to the eye (world).
+    fn back(&self) -> UnitVec3 {
+        let back =
+            -self.heading.into_inner() * self.pitch.cos() + self.up.into_inner() * self.pitch.sin();
+        UnitVec3::new_normalize(back)
     }
 
     /// Zooms by wheel `lines` (positive = closer).
@@ -73,11 +135,10 @@ impl OrbitCamera {
         self.distance = (self.distance * 0.9_f32.powf(lines)).clamp(1.5, 120.0);
     }
 
-    /// Camera position.
+    /// Camera position (world, m): [`OrbitCamera::distance`] back from the target, or nearer
+    /// where [`OrbitCamera::collide`] found scenery in the way.
     pub fn eye(&self) -> Point3 {
-        let back =
-            -self.heading.into_inner() * self.pitch.cos() + self.up.into_inner() * self.pitch.sin();
-        self.target + back * self.distance
+        self.target + self.back().into_inner() * self.pulled.min(self.distance)
     }
 
     /// Camera orientation: local -Z looks at the target, local +Y is (nearly) the up.

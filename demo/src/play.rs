@@ -62,11 +62,11 @@ impl Play {
     /// character when none has player input).
     pub fn new(scene: Scene, path: PathBuf) -> Self {
         let count = scene.sim.world.query::<&Character>().iter().count();
-        // Crowds are framed from further away and higher up.
-        let camera = if count > 50 {
-            OrbitCamera::new(16.0, 0.6)
-        } else {
-            OrbitCamera::new(7.0, 0.38)
+        // The scene's own start, else crowds framed from further away and higher up.
+        let camera = match scene.camera {
+            Some(hint) => OrbitCamera::looking(hint.distance, hint.pitch, hint.yaw),
+            None if count > 50 => OrbitCamera::new(16.0, 0.6),
+            None => OrbitCamera::new(7.0, 0.38),
         };
         let mut play = Self {
             scene,
@@ -176,6 +176,7 @@ impl Play {
             .map(|c| c.motor.stack().height() * 0.85)
             .unwrap_or(1.5);
         self.camera.follow(&pose, height, dt);
+        self.camera.collide(&self.scene.sim.collision, dt);
     }
 
     /// One frame of `dt` seconds: mouse to camera, keys to the controlled character's
@@ -335,6 +336,7 @@ impl Play {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::camera::{MAX_PITCH, MIN_PITCH};
     use spherewalk::input::Wander;
     use winit::event::ElementState;
     use winit::keyboard::KeyCode;
@@ -353,6 +355,71 @@ mod tests {
             .get::<&Pose>(e)
             .map(|p| p.position)
             .expect("a pose")
+    }
+
+    /// Nearest scenery to `eye` (m, signed: negative inside a solid or behind a one-sided
+    /// face), ignoring the characters' bodies; `None` when nothing is within 1 m.
+    fn clearance(play: &Play, eye: &spherewalk::Point3) -> Option<Real> {
+        let filter = spherewalk::QueryFilter {
+            mask: !spherewalk::CHARACTER_LAYER,
+            ..spherewalk::QueryFilter::default()
+        };
+        let world = &play.scene.sim.collision;
+        world
+            .closest_point(eye, 1.0, &filter)
+            .map(|(_, p)| p.distance)
+    }
+
+    #[test]
+    fn orbiting_never_puts_the_eye_inside_the_scenery() {
+        for name in crate::SHIPPED_SCENES {
+            let mut play = play(name);
+            let mut controls = Controls::default();
+            // Let everyone land and move a little first.
+            for _ in 0..30 {
+                play.tick(1.0 / 60.0, &mut controls);
+            }
+            let mut nearest = Real::INFINITY;
+            // At the default distance and zoomed right out (the cast must stop at walls).
+            for distance in [play.camera.distance, 60.0] {
+                play.camera.distance = distance;
+                // Every 15 degrees of yaw, every 0.1 rad of pitch from the lowest to the
+                // highest (the pixel steps of `orbit`: 0.005 rad a pixel).
+                for _ in 0..24 {
+                    play.camera.orbit(std::f32::consts::TAU / 24.0 / 0.005, 0.0);
+                    play.camera.orbit(0.0, -1000.0);
+                    for _ in 0..20 {
+                        play.camera.orbit(0.0, 20.0);
+                        // A long dt lets a pulled-in eye ease all the way back out.
+                        play.follow(10.0);
+                        let eye = play.camera.eye();
+                        if let Some(d) = clearance(&play, &eye) {
+                            nearest = nearest.min(d);
+                            // The near plane's corners reach 0.08 m from the eye.
+                            assert!(
+                                d > 0.08,
+                                "{name}: eye {eye:?} is {d} m from the scenery (pitch {}, \
+                                 distance {distance})",
+                                play.camera.pitch
+                            );
+                        }
+                    }
+                }
+            }
+            assert!(
+                nearest.is_finite() || name == "galaxy",
+                "{name}: never near scenery"
+            );
+        }
+    }
+
+    #[test]
+    fn a_scene_can_name_its_starting_camera() {
+        let play = play("planet");
+        let hint = play.scene.camera.expect("planet.ron names a camera");
+        // The scene's pitch, within the camera's limits.
+        assert_eq!(play.camera.pitch, hint.pitch.clamp(MIN_PITCH, MAX_PITCH));
+        assert_eq!(play.camera.distance, hint.distance);
     }
 
     #[test]

@@ -113,6 +113,8 @@ pub struct Scene {
     pub name: String,
     /// One line about it.
     pub description: String,
+    /// Where a viewer should start its camera, when the file says.
+    pub camera: Option<super::format::CameraHint>,
     /// The runtime holding every collider, platform, field and character.
     pub sim: Sim,
 }
@@ -255,6 +257,7 @@ impl SceneFile {
         Ok(Scene {
             name: self.name.clone(),
             description: self.description.clone(),
+            camera: self.camera,
             sim,
         })
     }

@@ -24,6 +24,7 @@ use spherewalk_core::{
 };
 use std::path::PathBuf;
 
+mod camera;
 mod character;
 mod collider;
 mod crowd;
@@ -32,6 +33,7 @@ mod gravity;
 mod pad;
 mod platform;
 
+pub use camera::CameraHint;
 pub(crate) use character::CharacterItem;
 pub(crate) use collider::{ColliderItem, Geometry};
 pub(crate) use crowd::{CrowdItem, Spread};
@@ -62,6 +64,9 @@ pub struct SceneFile {
     /// Fixed step (s, in (0, 1]); 1/60 when left out.
     #[serde(default = "default_dt")]
     pub dt: Real,
+    /// Where a viewer should start its camera (the runtime ignores it).
+    #[serde(default)]
+    pub camera: Option<CameraHint>,
     /// Gravity fields (world).
     #[serde(default)]
     pub(crate) gravity: Vec<GravityItem>,
