@@ -104,7 +104,7 @@ impl Running {
             samples,
             (config.width, config.height),
         );
-        renderer.set_scene(&play.scene.sim);
+        renderer.set_scenery(&play.scenery_shapes());
         let mut running = Self {
             window,
             gpu,
@@ -153,7 +153,7 @@ impl Running {
                 let debug = self.play.debug;
                 self.play = Play::new(scene, path);
                 self.play.debug = debug;
-                self.renderer.set_scene(&self.play.scene.sim);
+                self.renderer.set_scenery(&self.play.scenery_shapes());
                 self.set_title();
             }
             Err(e) => eprintln!("error: {e}"),
@@ -192,7 +192,7 @@ impl Running {
         self.play.tick(dt, &mut self.controls);
         let size = (self.config.width, self.config.height);
         let (view, frame) = self.play.frame(size, Some(self.fps.fps));
-        self.renderer.update(&self.play.scene.sim, &view, &frame);
+        self.renderer.update(&view, &frame);
         match self.surface.get_current_texture() {
             Ok(texture) => {
                 let target = texture

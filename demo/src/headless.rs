@@ -32,9 +32,9 @@ pub fn run(args: &Args) -> Result<String, DemoError> {
     }
     let samples = gpu.sample_count(FORMAT);
     let mut renderer = Renderer::new(&gpu.device, &gpu.queue, FORMAT, samples, args.size);
-    renderer.set_scene(&play.scene.sim);
+    renderer.set_scenery(&play.scenery_shapes());
     let (view, frame) = play.frame(args.size, None);
-    renderer.update(&play.scene.sim, &view, &frame);
+    renderer.update(&view, &frame);
     let pixels = render_to_pixels(&gpu, &renderer)?;
     write_png(&args.screenshot, args.size, &pixels)?;
     Ok(format!(

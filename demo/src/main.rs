@@ -14,6 +14,7 @@ mod hud;
 mod input;
 mod play;
 mod render;
+mod scenery;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -12,8 +12,10 @@ use spherewalk::{MotorState, Pose, Real, Vec3};
 use crate::camera::OrbitCamera;
 use crate::hud::Hud;
 use crate::input::Controls;
+use crate::render::SceneryShape;
 use crate::render::lines::Lines;
 use crate::render::{Frame, Instance, View};
+use crate::scenery::Scenery;
 
 /// The controlled character's colour (linear RGB): an orange nothing else in the demo uses.
 pub const PLAYER_COLOUR: [f32; 3] = [1.0, 0.36, 0.03];
@@ -55,6 +57,8 @@ pub struct Play {
     taken: Option<(Entity, Taken)>,
     /// Debug drawing on.
     pub debug: bool,
+    /// What is drawn besides the characters.
+    scenery: Vec<Scenery>,
 }
 
 impl Play {
@@ -68,7 +72,9 @@ impl Play {
             None if count > 50 => OrbitCamera::new(16.0, 0.6),
             None => OrbitCamera::new(7.0, 0.38),
         };
+        let scenery = crate::scenery::list(&scene.sim);
         let mut play = Self {
+            scenery,
             scene,
             path,
             camera,
@@ -86,6 +92,18 @@ impl Play {
         }
         play.follow(0.0);
         play
+    }
+
+    /// The scenery's shapes and colours, for [`crate::render::Renderer::set_scenery`].
+    pub fn scenery_shapes(&self) -> Vec<SceneryShape<'_>> {
+        self.scenery
+            .iter()
+            .map(|s| SceneryShape {
+                shape: s.shape.as_ref(),
+                colour: s.colour,
+                checker: s.checker,
+            })
+            .collect()
     }
 
     /// Every character entity, in spawn order.
@@ -252,6 +270,7 @@ impl Play {
         (
             view,
             Frame {
+                scenery: crate::scenery::poses(sim, &self.scenery),
                 spheres,
                 far_spheres,
                 lines: lines.vertices,

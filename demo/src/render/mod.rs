@@ -4,9 +4,8 @@
 pub mod lines;
 pub mod meshes;
 
-use spherewalk::components::{Body, Platform};
-use spherewalk::physics::spherewalk_rapier::rapier3d::prelude as rp;
-use spherewalk::{CHARACTER_LAYER, ColliderId, Point3, Sim, Vec3, na};
+use spherewalk::parry3d::shape::Shape;
+use spherewalk::{Iso, Point3, Vec3, na};
 use wgpu::util::DeviceExt;
 
 use meshes::MeshVertex;
@@ -76,9 +75,12 @@ pub struct View {
     pub sun: Vec3,
 }
 
-/// What one frame draws besides the scenery (which comes from the sim's colliders).
+/// What one frame draws.
 #[derive(Clone, Debug, Default)]
 pub struct Frame {
+    /// The pose (world) of each scenery mesh, in the order given to
+    /// [`Renderer::set_scenery`].
+    pub scenery: Vec<Iso>,
     /// Character spheres near the camera (fine mesh).
     pub spheres: Vec<Instance>,
     /// Character spheres far from the camera (coarse mesh: crowds stay cheap).
@@ -147,30 +149,21 @@ impl DynBuffer {
 }
 
 /// Where a scenery item's pose comes from each frame.
-enum Posed {
-    /// A collider of the sim's collision world (scenery, platforms).
-    Collider(ColliderId),
-    /// A collider of the sim's rapier world (a dynamic body).
-    Dynamic(rp::ColliderHandle),
-}
-
+/// One scenery mesh: its triangles and its colour.
 struct SceneryItem {
-    posed: Posed,
     mesh: GpuMesh,
     colour: [f32; 4],
 }
 
-/// Muted scenery colours (linear), none of them close to the player's orange.
-const SCENERY_PALETTE: [[f32; 3]; 5] = [
-    [0.42, 0.46, 0.42],
-    [0.36, 0.42, 0.50],
-    [0.48, 0.48, 0.52],
-    [0.34, 0.44, 0.36],
-    [0.46, 0.44, 0.50],
-];
-const PLATFORM_COLOUR: [f32; 3] = [0.10, 0.45, 0.55];
-/// Dynamic bodies: warm wood, so what can be pushed stands out from the scenery.
-const DYNAMIC_COLOUR: [f32; 3] = [0.55, 0.33, 0.12];
+/// A shape to draw as scenery: its local frame is placed each frame by [`Frame::scenery`].
+pub struct SceneryShape<'a> {
+    /// The shape (local frame).
+    pub shape: &'a dyn Shape,
+    /// Linear RGB.
+    pub colour: [f32; 3],
+    /// Whether a world-space checker is drawn over it.
+    pub checker: bool,
+}
 
 /// Draws scenes with wgpu: lit colliders, instanced character spheres, sky, debug lines, HUD.
 pub struct Renderer {
@@ -433,61 +426,21 @@ impl Renderer {
         });
     }
 
-    /// Builds meshes for the scenery of `sim` (every collider not on the character layer).
-    pub fn set_scene(&mut self, sim: &Sim) {
-        let platforms: Vec<ColliderId> = sim
-            .world
-            .query::<&Platform>()
-            .iter()
-            .map(|p| p.collider)
-            .collect();
-        // Characters are drawn from their sphere stacks, not from their body colliders.
-        let bodies: std::collections::HashSet<ColliderId> =
-            sim.world.query::<&Body>().iter().map(|b| b.0).collect();
+    /// Builds a mesh for each of `items`; [`Frame::scenery`] places them, in this order.
+    pub fn set_scenery(&mut self, items: &[SceneryShape<'_>]) {
         self.scenery.clear();
-        for (n, (id, collider)) in sim.collision.iter().enumerate() {
-            if bodies.contains(&id) || collider.layers == CHARACTER_LAYER {
-                continue;
-            }
-            let vertices = meshes::shape_mesh(collider.shape.as_ref());
-            if vertices.is_empty() {
-                continue;
-            }
-            let rgb = if platforms.contains(&id) {
-                PLATFORM_COLOUR
-            } else {
-                SCENERY_PALETTE[n % SCENERY_PALETTE.len()]
-            };
+        for item in items {
+            let vertices = meshes::shape_mesh(item.shape);
+            let [r, g, b] = item.colour;
             self.scenery.push(SceneryItem {
-                posed: Posed::Collider(id),
-                mesh: GpuMesh::new(&self.device, "collider", &vertices),
-                colour: [rgb[0], rgb[1], rgb[2], 1.0],
+                mesh: GpuMesh::new(&self.device, "scenery", &vertices),
+                colour: [r, g, b, if item.checker { 1.0 } else { 0.0 }],
             });
-        }
-        // Dynamic bodies, from the rapier world (the characters' kinematic bodies and the
-        // mirrors of the scenery are drawn already).
-        if let Some(physics) = sim.physics() {
-            for (handle, collider) in physics.colliders.iter() {
-                let dynamic = collider
-                    .parent()
-                    .and_then(|b| physics.bodies.get(b))
-                    .is_some_and(|b| b.is_dynamic());
-                let vertices = meshes::shape_mesh(collider.shape());
-                if !dynamic || vertices.is_empty() {
-                    continue;
-                }
-                let rgb = DYNAMIC_COLOUR;
-                self.scenery.push(SceneryItem {
-                    posed: Posed::Dynamic(handle),
-                    mesh: GpuMesh::new(&self.device, "dynamic", &vertices),
-                    colour: [rgb[0], rgb[1], rgb[2], 1.0],
-                });
-            }
         }
     }
 
-    /// Uploads the camera, the scenery poses from `sim`, and `frame`.
-    pub fn update(&mut self, sim: &Sim, view: &View, frame: &Frame) {
+    /// Uploads the camera and `frame`.
+    pub fn update(&mut self, view: &View, frame: &Frame) {
         let inv = view
             .view_proj
             .try_inverse()
@@ -504,15 +457,12 @@ impl Renderer {
         let scenery: Vec<Instance> = self
             .scenery
             .iter()
-            .map(|item| {
-                let pose = match item.posed {
-                    Posed::Collider(id) => sim.collision.get(id).map(|c| c.pose),
-                    Posed::Dynamic(h) => sim
-                        .physics()
-                        .and_then(|p| p.colliders.get(h))
-                        .map(|c| *c.position()),
-                };
-                let pose = pose.map_or_else(na::Matrix4::identity, |p| p.to_homogeneous());
+            .enumerate()
+            .map(|(i, item)| {
+                let pose = frame
+                    .scenery
+                    .get(i)
+                    .map_or_else(na::Matrix4::identity, Iso::to_homogeneous);
                 Instance::new(&pose, item.colour)
             })
             .collect();
@@ -568,6 +518,9 @@ impl Renderer {
             pass.set_pipeline(&self.mesh_pipeline);
             pass.set_vertex_buffer(1, self.scenery_instances.buffer.slice(..));
             for (i, item) in self.scenery.iter().enumerate() {
+                if item.mesh.count == 0 {
+                    continue;
+                }
                 let i = i as u32;
                 pass.set_vertex_buffer(0, item.mesh.vertices.slice(..));
                 pass.draw(0..item.mesh.count, i..i + 1);

@@ -60,21 +60,23 @@ fn vs_mesh(v: MeshIn) -> MeshOut {
     return out;
 }
 
-fn checker(p: vec3<f32>, n: vec3<f32>) -> f32 {
-    let a = abs(n);
-    var uv: vec2<f32>;
-    if (a.x >= a.y && a.x >= a.z) {
-        uv = p.yz;
-    } else if (a.y >= a.z) {
-        uv = p.xz;
-    } else {
-        uv = p.xy;
-    }
+// One planar checker: 1 m squares with thin darker lines.
+fn checker_2d(uv: vec2<f32>) -> f32 {
     let c = floor(uv);
     let k = (c.x + c.y) - 2.0 * floor((c.x + c.y) * 0.5);
     let f = abs(fract(uv) - vec2<f32>(0.5));
     let line = step(0.47, max(f.x, f.y));
     return (0.86 + 0.14 * k) * (1.0 - 0.25 * line);
+}
+
+// The world-space checker projected along all three axes and blended by how squarely the
+// surface faces each: axis-aligned faces get one crisp projection, and curved surfaces (a
+// planet) fade from one to the next instead of breaking into triangles where the dominant
+// axis switches.
+fn checker(p: vec3<f32>, n: vec3<f32>) -> f32 {
+    var w = pow(abs(n), vec3<f32>(8.0));
+    w = w / max(w.x + w.y + w.z, 1e-6);
+    return w.x * checker_2d(p.yz) + w.y * checker_2d(p.xz) + w.z * checker_2d(p.xy);
 }
 
 @fragment
