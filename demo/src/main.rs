@@ -8,6 +8,7 @@
 
 mod app;
 mod camera;
+mod figures;
 mod gpu;
 mod headless;
 mod hud;

@@ -13,29 +13,8 @@ use crate::camera::OrbitCamera;
 use crate::hud::Hud;
 use crate::input::Controls;
 use crate::render::SceneryShape;
-use crate::render::lines::Lines;
-use crate::render::{Frame, Instance, View};
+use crate::render::{Frame, View};
 use crate::scenery::Scenery;
-
-/// The controlled character's colour (linear RGB): an orange nothing else in the demo uses.
-pub const PLAYER_COLOUR: [f32; 3] = [1.0, 0.36, 0.03];
-
-/// Other characters' colours (linear RGB): blues, greens, purples and greys, never orange.
-const PALETTE: [[f32; 3]; 7] = [
-    [0.10, 0.28, 0.90],
-    [0.08, 0.62, 0.72],
-    [0.48, 0.20, 0.80],
-    [0.80, 0.14, 0.52],
-    [0.18, 0.62, 0.18],
-    [0.42, 0.78, 0.10],
-    [0.72, 0.72, 0.78],
-];
-
-/// Spheres further from the camera than this (m) use the coarse mesh.
-const FINE_SPHERE_DISTANCE: f32 = 15.0;
-
-/// Above this many characters, debug drawing shows the controlled one only.
-const DEBUG_ALL_LIMIT: usize = 24;
 
 /// AI input taken off a character while the player controls it (given back on Tab).
 enum Taken {
@@ -226,61 +205,29 @@ impl Play {
         let view = self.camera.view(size.0 as f32 / size.1.max(1) as f32);
         let sim = &self.scene.sim;
         let all = self.characters();
-        let mut spheres = Vec::new();
-        let mut far_spheres = Vec::new();
-        let mut lines = Lines::default();
-        let debug_all = all.len() <= DEBUG_ALL_LIMIT;
-        for (n, &e) in all.iter().enumerate() {
-            let Some(pose) = sim.render_pose(e) else {
-                continue;
-            };
-            let Ok(character) = sim.world.get::<&Character>(e) else {
-                continue;
-            };
-            let rgb = if Some(e) == self.controlled {
-                PLAYER_COLOUR
-            } else {
-                PALETTE[n % PALETTE.len()]
-            };
-            let stack = character.motor.stack().spheres();
-            for (i, s) in stack.iter().enumerate() {
-                // Alternate shades so each sphere of the stack is visible.
-                let k = if i % 2 == 0 { 1.0 } else { 0.72 };
-                let c = pose.centre_at(s.offset_local);
-                let instance =
-                    Instance::sphere(&c, s.radius, [rgb[0] * k, rgb[1] * k, rgb[2] * k, 0.0]);
-                if (c - view.eye).norm() < FINE_SPHERE_DISTANCE {
-                    spheres.push(instance);
-                } else {
-                    far_spheres.push(instance);
-                }
-            }
-            if self.debug && (debug_all || Some(e) == self.controlled) {
-                let velocity = sim
-                    .world
-                    .get::<&MotorState>(e)
-                    .map(|m| m.velocity)
-                    .unwrap_or_else(|_| Vec3::zeros());
-                if let Ok(last) = sim.world.get::<&LastStep>(e) {
-                    lines.character(&pose, stack, &last.0, &velocity);
-                }
-            }
-        }
+        let figures = crate::figures::draw(sim, &all, self.controlled, &view, self.debug);
         let hud = self.hud(size, fps);
         (
             view,
             Frame {
                 scenery: crate::scenery::poses(sim, &self.scenery),
-                spheres,
-                far_spheres,
-                lines: lines.vertices,
+                spheres: figures.spheres,
+                far_spheres: figures.far_spheres,
+                shadows: figures.shadows,
+                xray: figures.xray,
+                lines: figures.lines.vertices,
                 hud: hud.vertices,
             },
         )
     }
 
     fn hud(&self, size: (u32, u32), fps: Option<f32>) -> Hud {
-        let scale = if size.1 >= 600 { 2.0 } else { 1.0 };
+        // Double size where a whole line of 90 characters still fits across.
+        let scale = if size.1 >= 600 && size.0 >= 1120 {
+            2.0
+        } else {
+            1.0
+        };
         let mut hud = Hud::new(size, scale);
         let sim = &self.scene.sim;
         let mut lines = Vec::new();
@@ -288,8 +235,9 @@ impl Play {
             "SPHEREWALK - {}: {}",
             self.scene.name, self.scene.description
         );
-        if title.chars().count() > 90 {
-            title = title.chars().take(87).collect::<String>() + "...";
+        let fits = hud.columns_fitting(size.0 as f32 - 16.0).clamp(12, 90);
+        if title.chars().count() > fits {
+            title = title.chars().take(fits - 3).collect::<String>() + "...";
         }
         lines.push(title);
         if let Some(e) = self.controlled {
@@ -344,10 +292,13 @@ impl Play {
             self.characters().len(),
             if self.debug { "  DEBUG" } else { "" },
         ));
+        // Every line is cut to the window's width rather than run off its edge.
+        let cut = |l: &String| l.chars().take(fits).collect::<String>();
+        let lines: Vec<String> = lines.iter().map(cut).collect();
         hud.panel(8.0, 8.0, &lines);
         let help = "WASD MOVE  DRAG LOOK  WHEEL ZOOM  SPACE JUMP  C CROUCH  TAB SWITCH  F1 DEBUG  1-6 SCENES";
         let y = size.1 as f32 - 8.0 - 14.0 * scale;
-        hud.panel(8.0, y, &[help.to_owned()]);
+        hud.panel(8.0, y, &[cut(&help.to_owned())]);
         hud
     }
 }

@@ -145,6 +145,26 @@ pub fn unit_sphere(around: u32, rings: u32) -> Vec<MeshVertex> {
     out
 }
 
+/// A unit disc (radius 1, centred on the origin) in the local XZ plane, facing +Y, as a fan
+/// of `segments` triangles.
+pub fn unit_disc(segments: u32) -> Vec<MeshVertex> {
+    let up = [0.0, 1.0, 0.0];
+    let at = |k: u32| {
+        let a = std::f32::consts::TAU * k as f32 / segments as f32;
+        MeshVertex {
+            pos: [a.cos(), 0.0, a.sin()],
+            normal: up,
+        }
+    };
+    let centre = MeshVertex {
+        pos: [0.0; 3],
+        normal: up,
+    };
+    (0..segments)
+        .flat_map(|k| [centre, at(k + 1), at(k)])
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,6 +85,11 @@ pub struct Frame {
     pub spheres: Vec<Instance>,
     /// Character spheres far from the camera (coarse mesh: crowds stay cheap).
     pub far_spheres: Vec<Instance>,
+    /// Grounding shadows: unit discs (local XZ plane) placed on the ground under each
+    /// character; the colour's alpha is the shadow's darkness.
+    pub shadows: Vec<Instance>,
+    /// Spheres drawn see-through where scenery hides them (the controlled character).
+    pub xray: Vec<Instance>,
     /// Debug line segments (pairs of vertices).
     pub lines: Vec<ColourVertex>,
     /// HUD triangles (clip space).
@@ -178,6 +183,8 @@ pub struct Renderer {
     bind_group: wgpu::BindGroup,
     mesh_pipeline: wgpu::RenderPipeline,
     sky_pipeline: wgpu::RenderPipeline,
+    shadow_pipeline: wgpu::RenderPipeline,
+    xray_pipeline: wgpu::RenderPipeline,
     line_pipeline: wgpu::RenderPipeline,
     hud_pipeline: wgpu::RenderPipeline,
     scenery: Vec<SceneryItem>,
@@ -186,6 +193,9 @@ pub struct Renderer {
     spheres: DynBuffer,
     far_sphere: GpuMesh,
     far_spheres: DynBuffer,
+    disc: GpuMesh,
+    shadows: DynBuffer,
+    xray: DynBuffer,
     lines: DynBuffer,
     hud: DynBuffer,
 }
@@ -218,9 +228,13 @@ fn attachment_texture(
 struct PipelineSpec<'a> {
     label: &'a str,
     vs: &'a str,
+    fs: &'a str,
     buffers: &'a [wgpu::VertexBufferLayout<'a>],
     topology: wgpu::PrimitiveTopology,
-    depth: bool,
+    /// Whether it writes depth.
+    depth_write: bool,
+    /// How it tests depth.
+    depth_compare: wgpu::CompareFunction,
     blend: bool,
 }
 
@@ -286,12 +300,8 @@ impl Renderer {
                 },
                 depth_stencil: Some(wgpu::DepthStencilState {
                     format: DEPTH_FORMAT,
-                    depth_write_enabled: spec.depth,
-                    depth_compare: if spec.depth {
-                        wgpu::CompareFunction::Less
-                    } else {
-                        wgpu::CompareFunction::Always
-                    },
+                    depth_write_enabled: spec.depth_write,
+                    depth_compare: spec.depth_compare,
                     stencil: Default::default(),
                     bias: Default::default(),
                 }),
@@ -301,11 +311,7 @@ impl Renderer {
                 },
                 fragment: Some(wgpu::FragmentState {
                     module: &shader,
-                    entry_point: Some(match spec.vs {
-                        "vs_mesh" => "fs_mesh",
-                        "vs_sky" => "fs_sky",
-                        _ => "fs_flat",
-                    }),
+                    entry_point: Some(spec.fs),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format,
@@ -339,36 +345,69 @@ impl Renderer {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &colour_attrs,
         }];
+        use wgpu::CompareFunction as Depth;
+        let triangles = wgpu::PrimitiveTopology::TriangleList;
         let mesh_pipeline = make(PipelineSpec {
             label: "meshes",
             vs: "vs_mesh",
+            fs: "fs_mesh",
             buffers: &mesh_buffers,
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            depth: true,
+            topology: triangles,
+            depth_write: true,
+            depth_compare: Depth::Less,
             blend: false,
         });
         let sky_pipeline = make(PipelineSpec {
             label: "sky",
             vs: "vs_sky",
+            fs: "fs_sky",
             buffers: &[],
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            depth: false,
+            topology: triangles,
+            depth_write: false,
+            depth_compare: Depth::Always,
             blend: false,
         });
+        // Shadows lie on the ground (lifted 2 cm), seen only where the ground is.
+        let shadow_pipeline = make(PipelineSpec {
+            label: "shadows",
+            vs: "vs_shadow",
+            fs: "fs_shadow",
+            buffers: &mesh_buffers,
+            topology: triangles,
+            depth_write: false,
+            depth_compare: Depth::Less,
+            blend: true,
+        });
+        // The controlled character where something nearer hides it.
+        let xray_pipeline = make(PipelineSpec {
+            label: "x-ray",
+            vs: "vs_mesh",
+            fs: "fs_xray",
+            buffers: &mesh_buffers,
+            topology: triangles,
+            depth_write: false,
+            depth_compare: Depth::Greater,
+            blend: true,
+        });
+        // Debug lines are hidden behind scenery like everything else.
         let line_pipeline = make(PipelineSpec {
             label: "lines",
             vs: "vs_line",
+            fs: "fs_flat",
             buffers: &colour_buffers,
             topology: wgpu::PrimitiveTopology::LineList,
-            depth: false,
+            depth_write: false,
+            depth_compare: Depth::LessEqual,
             blend: true,
         });
         let hud_pipeline = make(PipelineSpec {
             label: "hud",
             vs: "vs_hud",
+            fs: "fs_flat",
             buffers: &colour_buffers,
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            depth: false,
+            topology: triangles,
+            depth_write: false,
+            depth_compare: Depth::Always,
             blend: true,
         });
         let msaa =
@@ -385,6 +424,8 @@ impl Renderer {
             bind_group,
             mesh_pipeline,
             sky_pipeline,
+            shadow_pipeline,
+            xray_pipeline,
             line_pipeline,
             hud_pipeline,
             scenery: Vec::new(),
@@ -393,6 +434,9 @@ impl Renderer {
             spheres: DynBuffer::new(device, "sphere instances"),
             far_sphere: GpuMesh::new(device, "coarse unit sphere", &meshes::unit_sphere(12, 8)),
             far_spheres: DynBuffer::new(device, "far sphere instances"),
+            disc: GpuMesh::new(device, "unit disc", &meshes::unit_disc(32)),
+            shadows: DynBuffer::new(device, "shadow instances"),
+            xray: DynBuffer::new(device, "x-ray instances"),
             lines: DynBuffer::new(device, "lines"),
             hud: DynBuffer::new(device, "hud"),
         }
@@ -472,6 +516,9 @@ impl Renderer {
             .write(&self.device, &self.queue, &frame.spheres);
         self.far_spheres
             .write(&self.device, &self.queue, &frame.far_spheres);
+        self.shadows
+            .write(&self.device, &self.queue, &frame.shadows);
+        self.xray.write(&self.device, &self.queue, &frame.xray);
         self.lines.write(&self.device, &self.queue, &frame.lines);
         self.hud.write(&self.device, &self.queue, &frame.hud);
     }
@@ -534,6 +581,18 @@ impl Renderer {
                     pass.set_vertex_buffer(1, instances.buffer.slice(..));
                     pass.draw(0..mesh.count, 0..instances.len);
                 }
+            }
+            if self.shadows.len > 0 {
+                pass.set_pipeline(&self.shadow_pipeline);
+                pass.set_vertex_buffer(0, self.disc.vertices.slice(..));
+                pass.set_vertex_buffer(1, self.shadows.buffer.slice(..));
+                pass.draw(0..self.disc.count, 0..self.shadows.len);
+            }
+            if self.xray.len > 0 {
+                pass.set_pipeline(&self.xray_pipeline);
+                pass.set_vertex_buffer(0, self.sphere.vertices.slice(..));
+                pass.set_vertex_buffer(1, self.xray.buffer.slice(..));
+                pass.draw(0..self.sphere.count, 0..self.xray.len);
             }
             if self.lines.len > 0 {
                 pass.set_pipeline(&self.line_pipeline);

@@ -164,3 +164,40 @@ fn vs_hud(v: LineIn) -> LineOut {
 fn fs_flat(i: LineOut) -> @location(0) vec4<f32> {
     return i.colour;
 }
+
+// ---- grounding shadows: dark discs on the ground under each character ----
+
+struct ShadowOut {
+    @builtin(position) clip: vec4<f32>,
+    // Position in the unit disc (x, z in -1..1).
+    @location(0) local: vec2<f32>,
+    @location(1) opacity: f32,
+};
+
+@vertex
+fn vs_shadow(v: MeshIn) -> ShadowOut {
+    let m = mat4x4<f32>(v.m0, v.m1, v.m2, v.m3);
+    var out: ShadowOut;
+    out.clip = g.view_proj * (m * vec4<f32>(v.pos, 1.0));
+    out.local = v.pos.xz;
+    out.opacity = v.colour.a;
+    return out;
+}
+
+@fragment
+fn fs_shadow(i: ShadowOut) -> @location(0) vec4<f32> {
+    // Dark in the middle, soft toward the rim.
+    let r = length(i.local);
+    let a = i.opacity * (1.0 - smoothstep(0.3, 1.0, r));
+    return vec4<f32>(0.02, 0.02, 0.03, a);
+}
+
+// ---- x-ray: the controlled character seen through whatever hides it ----
+
+@fragment
+fn fs_xray(i: MeshOut) -> @location(0) vec4<f32> {
+    let to_eye = normalize(g.eye.xyz - i.world);
+    // Brighter toward the silhouette, so the outline reads.
+    let rim = 1.0 - abs(dot(normalize(i.normal), to_eye));
+    return vec4<f32>(i.colour.rgb, 0.25 + 0.5 * rim);
+}
