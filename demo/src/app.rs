@@ -10,11 +10,12 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
+use crate::cli::{Args, DemoError};
 use crate::gpu::Gpu;
 use crate::input::{Action, Controls};
 use crate::play::Play;
 use crate::render::Renderer;
-use crate::{Args, DemoError, SHIPPED_SCENES, load_scene, shipped_scene};
+use crate::scenes::{SHIPPED_SCENES, load_scene, shipped_scene};
 
 /// Longest frame time fed to the sim (s): a stall does not turn into a burst of steps.
 const MAX_FRAME_DT: f32 = 0.25;

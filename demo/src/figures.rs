@@ -195,8 +195,8 @@ mod tests {
 
     #[test]
     fn a_standing_character_casts_a_dark_shadow_and_a_falling_one_a_fainter_one_on_its_ground() {
-        let path = crate::shipped_scene("playground");
-        let mut scene = crate::load_scene(&path).expect("playground loads");
+        let path = crate::scenes::shipped_scene("playground");
+        let mut scene = crate::scenes::load_scene(&path).expect("playground loads");
         for _ in 0..30 {
             scene.sim.step();
         }

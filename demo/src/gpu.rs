@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use winit::window::Window;
 
-use crate::DemoError;
+use crate::cli::DemoError;
 
 /// An open device, with the window surface when there is a window.
 pub struct Gpu {
@@ -132,5 +132,33 @@ impl Gpu {
         } else {
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_misspelt_wgpu_backend_is_named_not_blamed_on_drivers() {
+        use super::backends_from;
+        let err = match backends_from(Some("vulkn")) {
+            Err(e) => e.to_string(),
+            Ok(b) => panic!("accepted {b:?}"),
+        };
+        assert!(
+            err.starts_with("WGPU_BACKEND=vulkn: `vulkn` is not a backend"),
+            "{err}"
+        );
+        assert!(!err.contains("apt-get"), "{err}");
+        // One bad name in a list is enough to refuse it.
+        assert!(backends_from(Some("gl, bogus")).is_err());
+        // Good values, any case and spacing, and the default order.
+        let ok = |v: Option<&str>| backends_from(v).unwrap_or_default();
+        assert_eq!(ok(Some("vulkan")), [wgpu::Backends::VULKAN]);
+        assert_eq!(ok(Some(" GL ")), [wgpu::Backends::GL]);
+        assert_eq!(
+            ok(Some("vk,gles")),
+            [wgpu::Backends::VULKAN | wgpu::Backends::GL]
+        );
+        assert_eq!(ok(None), [wgpu::Backends::VULKAN, wgpu::Backends::GL]);
     }
 }

@@ -6,11 +6,12 @@ use std::io::BufWriter;
 use std::path::Path;
 use std::time::Instant;
 
+use crate::cli::{Args, DemoError};
 use crate::gpu::Gpu;
 use crate::input::Controls;
 use crate::play::Play;
 use crate::render::Renderer;
-use crate::{Args, DemoError, load_scene};
+use crate::scenes::load_scene;
 
 /// Fixed frame time of the headless mode (s).
 pub const FRAME_DT: f32 = 1.0 / 60.0;

@@ -10,7 +10,7 @@ pub enum Action {
     SwitchCharacter,
     /// F1: debug drawing on/off.
     ToggleDebug,
-    /// 1-6: load that shipped scene (index into [`crate::SHIPPED_SCENES`]).
+    /// 1-6: load that shipped scene (index into [`crate::scenes::SHIPPED_SCENES`]).
     LoadScene(usize),
     /// R: reload the current scene.
     Reload,

@@ -3,25 +3,18 @@
 
 use std::path::PathBuf;
 
-use spherewalk::components::{Character, LastStep, Name, Stance};
+use spherewalk::Real;
+use spherewalk::components::Character;
 use spherewalk::hecs::Entity;
-use spherewalk::input::{PlayerInput, Script, Wander};
+use spherewalk::input::PlayerInput;
 use spherewalk::scene::Scene;
-use spherewalk::{MotorState, Pose, Real, Vec3};
 
 use crate::camera::OrbitCamera;
-use crate::hud::Hud;
+use crate::control::{self, Taken};
 use crate::input::Controls;
 use crate::render::SceneryShape;
 use crate::render::{Frame, View};
 use crate::scenery::Scenery;
-
-/// AI input taken off a character while the player controls it (given back on Tab).
-enum Taken {
-    Wander(Wander),
-    Script(Script),
-    Nothing,
-}
 
 /// A scene being played.
 pub struct Play {
@@ -67,7 +60,8 @@ impl Play {
             .copied()
             .find(|&e| play.scene.sim.world.get::<&PlayerInput>(e).is_ok());
         if let Some(e) = first_player.or_else(|| characters.first().copied()) {
-            play.take_control(e);
+            play.controlled = Some(e);
+            play.taken = control::take(&mut play.scene.sim.world, e);
         }
         play.follow(0.0);
         play
@@ -99,48 +93,6 @@ impl Play {
         v
     }
 
-    fn take_control(&mut self, e: Entity) {
-        let world = &mut self.scene.sim.world;
-        if world.get::<&PlayerInput>(e).is_err() {
-            let taken = if let Ok(w) = world.remove_one::<Wander>(e) {
-                Taken::Wander(w)
-            } else if let Ok(s) = world.remove_one::<Script>(e) {
-                Taken::Script(s)
-            } else {
-                Taken::Nothing
-            };
-            let mut input = PlayerInput::default();
-            input.speed = 4.0;
-            if world.insert_one(e, input).is_ok() {
-                self.taken = Some((e, taken));
-            }
-        }
-        self.controlled = Some(e);
-    }
-
-    fn release_control(&mut self, e: Entity) {
-        let world = &mut self.scene.sim.world;
-        match self.taken.take() {
-            Some((owner, taken)) if owner == e => {
-                let _ = world.remove_one::<PlayerInput>(e);
-                // The entity exists (it was just controlled), so these inserts succeed.
-                let _ = match taken {
-                    Taken::Wander(w) => world.insert_one(e, w),
-                    Taken::Script(s) => world.insert_one(e, s),
-                    Taken::Nothing => Ok(()),
-                };
-            }
-            other => {
-                self.taken = other;
-                if let Ok(mut input) = world.get::<&mut PlayerInput>(e) {
-                    input.axes = [0.0, 0.0];
-                    input.jump = false;
-                    input.crouch = false;
-                }
-            }
-        }
-    }
-
     /// Hands control to the next character (Tab).
     pub fn switch_character(&mut self) {
         let all = self.characters();
@@ -155,9 +107,10 @@ impl Play {
             None => all[0],
         };
         if let Some(c) = self.controlled {
-            self.release_control(c);
+            control::release(&mut self.scene.sim.world, c, &mut self.taken);
         }
-        self.take_control(next);
+        self.controlled = Some(next);
+        self.taken = control::take(&mut self.scene.sim.world, next).or(self.taken.take());
     }
 
     fn follow(&mut self, dt: Real) {
@@ -206,7 +159,7 @@ impl Play {
         let sim = &self.scene.sim;
         let all = self.characters();
         let figures = crate::figures::draw(sim, &all, self.controlled, &view, self.debug);
-        let hud = self.hud(size, fps);
+        let hud = crate::status::hud(self, size, fps);
         (
             view,
             Frame {
@@ -220,100 +173,21 @@ impl Play {
             },
         )
     }
-
-    fn hud(&self, size: (u32, u32), fps: Option<f32>) -> Hud {
-        // Double size where a whole line of 90 characters still fits across.
-        let scale = if size.1 >= 600 && size.0 >= 1120 {
-            2.0
-        } else {
-            1.0
-        };
-        let mut hud = Hud::new(size, scale);
-        let sim = &self.scene.sim;
-        let mut lines = Vec::new();
-        let mut title = format!(
-            "SPHEREWALK - {}: {}",
-            self.scene.name, self.scene.description
-        );
-        let fits = hud.columns_fitting(size.0 as f32 - 16.0).clamp(12, 90);
-        if title.chars().count() > fits {
-            title = title.chars().take(fits - 3).collect::<String>() + "...";
-        }
-        lines.push(title);
-        if let Some(e) = self.controlled {
-            let name = sim
-                .world
-                .get::<&Name>(e)
-                .map(|n| n.0.clone())
-                .unwrap_or_else(|_| "?".to_owned());
-            let spheres = sim
-                .world
-                .get::<&Character>(e)
-                .map(|c| c.motor.stack().len())
-                .unwrap_or(0);
-            let crouching = sim
-                .world
-                .get::<&Stance>(e)
-                .map(|s| s.crouching)
-                .unwrap_or(false);
-            let (grounded, slope) = sim
-                .world
-                .get::<&LastStep>(e)
-                .map(|l| {
-                    (
-                        l.0.is_grounded(),
-                        l.0.ground_hit.as_ref().map(|g| g.slope_angle.to_degrees()),
-                    )
-                })
-                .unwrap_or((false, None));
-            let speed = sim
-                .world
-                .get::<&MotorState>(e)
-                .map(|m| m.velocity.norm())
-                .unwrap_or(0.0);
-            let up = sim
-                .world
-                .get::<&Pose>(e)
-                .map(|p| p.up().into_inner())
-                .unwrap_or_else(|_| Vec3::y());
-            lines.push(format!(
-                "{name} ({spheres} SPHERES{})  {}  SLOPE {}  SPEED {speed:.2} M/S",
-                if crouching { ", CROUCHING" } else { "" },
-                if grounded { "GROUNDED" } else { "AIRBORNE" },
-                slope.map_or("-".to_owned(), |s| format!("{s:.1} DEG")),
-            ));
-            lines.push(format!("UP ({:+.2} {:+.2} {:+.2})", up.x, up.y, up.z));
-        }
-        lines.push(format!(
-            "{}  T {:.2} S  STEP {}  CHARACTERS {}{}",
-            fps.map_or("FIXED DT 1/60".to_owned(), |f| format!("FPS {f:.0}")),
-            sim.time(),
-            sim.steps(),
-            self.characters().len(),
-            if self.debug { "  DEBUG" } else { "" },
-        ));
-        // Every line is cut to the window's width rather than run off its edge.
-        let cut = |l: &String| l.chars().take(fits).collect::<String>();
-        let lines: Vec<String> = lines.iter().map(cut).collect();
-        hud.panel(8.0, 8.0, &lines);
-        let help = "WASD MOVE  DRAG LOOK  WHEEL ZOOM  SPACE JUMP  C CROUCH  TAB SWITCH  F1 DEBUG  1-6 SCENES";
-        let y = size.1 as f32 - 8.0 - 14.0 * scale;
-        hud.panel(8.0, y, &[cut(&help.to_owned())]);
-        hud
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::camera::{MAX_PITCH, MIN_PITCH};
+    use spherewalk::components::Name;
     use spherewalk::input::Wander;
+    use spherewalk::{MotorState, Pose, Vec3};
     use winit::event::ElementState;
     use winit::keyboard::KeyCode;
 
     fn play(name: &str) -> Play {
-        let path = crate::shipped_scene(name);
-        let scene = crate::load_scene(&path).expect("shipped scene loads");
+        let path = crate::scenes::shipped_scene(name);
+        let scene = crate::scenes::load_scene(&path).expect("shipped scene loads");
         Play::new(scene, path)
     }
 
@@ -342,7 +216,7 @@ mod tests {
 
     #[test]
     fn orbiting_never_puts_the_eye_inside_the_scenery() {
-        for name in crate::SHIPPED_SCENES {
+        for name in crate::scenes::SHIPPED_SCENES {
             let mut play = play(name);
             let mut controls = Controls::default();
             // Let everyone land and move a little first.

@@ -132,8 +132,8 @@ mod tests {
 
     #[test]
     fn every_part_of_a_group_shares_its_colour_and_pads_and_platforms_stand_out() {
-        let path = crate::shipped_scene("galaxy");
-        let scene = crate::load_scene(&path).expect("galaxy loads");
+        let path = crate::scenes::shipped_scene("galaxy");
+        let scene = crate::scenes::load_scene(&path).expect("galaxy loads");
         let list = list(&scene.sim);
         let colour_of = |name: &str| {
             list.iter()
@@ -152,8 +152,8 @@ mod tests {
             .filter(|s| matches!(s.source, Source::Dynamic(_)))
             .count();
         assert_eq!(crates, 2);
-        let path = crate::shipped_scene("playground");
-        let scene = crate::load_scene(&path).expect("playground loads");
+        let path = crate::scenes::shipped_scene("playground");
+        let scene = crate::scenes::load_scene(&path).expect("playground loads");
         let list = super::list(&scene.sim);
         let stairs: Vec<[f32; 3]> = list
             .iter()

@@ -3,6 +3,9 @@
 
 pub mod lines;
 pub mod meshes;
+mod pipelines;
+
+use pipelines::Pipelines;
 
 use spherewalk::parry3d::shape::Shape;
 use spherewalk::{Iso, Point3, Vec3, na};
@@ -181,12 +184,7 @@ pub struct Renderer {
     msaa: Option<wgpu::TextureView>,
     globals: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
-    mesh_pipeline: wgpu::RenderPipeline,
-    sky_pipeline: wgpu::RenderPipeline,
-    shadow_pipeline: wgpu::RenderPipeline,
-    xray_pipeline: wgpu::RenderPipeline,
-    line_pipeline: wgpu::RenderPipeline,
-    hud_pipeline: wgpu::RenderPipeline,
+    pipelines: Pipelines,
     scenery: Vec<SceneryItem>,
     scenery_instances: DynBuffer,
     sphere: GpuMesh,
@@ -225,19 +223,6 @@ fn attachment_texture(
         .create_view(&wgpu::TextureViewDescriptor::default())
 }
 
-struct PipelineSpec<'a> {
-    label: &'a str,
-    vs: &'a str,
-    fs: &'a str,
-    buffers: &'a [wgpu::VertexBufferLayout<'a>],
-    topology: wgpu::PrimitiveTopology,
-    /// Whether it writes depth.
-    depth_write: bool,
-    /// How it tests depth.
-    depth_compare: wgpu::CompareFunction,
-    blend: bool,
-}
-
 impl Renderer {
     /// A renderer drawing into `format` targets of `size` pixels with `samples` (1 or 4) MSAA.
     pub fn new(
@@ -247,169 +232,7 @@ impl Renderer {
         samples: u32,
         size: (u32, u32),
     ) -> Self {
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("spherewalk shader"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
-        });
-        let globals = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("globals"),
-            size: std::mem::size_of::<Globals>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("globals"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
-        });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("globals"),
-            layout: &layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: globals.as_entire_binding(),
-            }],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("spherewalk"),
-            bind_group_layouts: &[&layout],
-            push_constant_ranges: &[],
-        });
-        let make = |spec: PipelineSpec| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(spec.label),
-                layout: Some(&pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &shader,
-                    entry_point: Some(spec.vs),
-                    compilation_options: Default::default(),
-                    buffers: spec.buffers,
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology: spec.topology,
-                    cull_mode: None,
-                    ..Default::default()
-                },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: spec.depth_write,
-                    depth_compare: spec.depth_compare,
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
-                multisample: wgpu::MultisampleState {
-                    count: samples,
-                    ..Default::default()
-                },
-                fragment: Some(wgpu::FragmentState {
-                    module: &shader,
-                    entry_point: Some(spec.fs),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format,
-                        blend: spec.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview: None,
-                cache: None,
-            })
-        };
-        let mesh_attrs = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3];
-        let instance_attrs = wgpu::vertex_attr_array![
-            2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4
-        ];
-        let colour_attrs = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
-        let mesh_buffers = [
-            wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<MeshVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &mesh_attrs,
-            },
-            wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<Instance>() as u64,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &instance_attrs,
-            },
-        ];
-        let colour_buffers = [wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<ColourVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &colour_attrs,
-        }];
-        use wgpu::CompareFunction as Depth;
-        let triangles = wgpu::PrimitiveTopology::TriangleList;
-        let mesh_pipeline = make(PipelineSpec {
-            label: "meshes",
-            vs: "vs_mesh",
-            fs: "fs_mesh",
-            buffers: &mesh_buffers,
-            topology: triangles,
-            depth_write: true,
-            depth_compare: Depth::Less,
-            blend: false,
-        });
-        let sky_pipeline = make(PipelineSpec {
-            label: "sky",
-            vs: "vs_sky",
-            fs: "fs_sky",
-            buffers: &[],
-            topology: triangles,
-            depth_write: false,
-            depth_compare: Depth::Always,
-            blend: false,
-        });
-        // Shadows lie on the ground (lifted 2 cm), seen only where the ground is.
-        let shadow_pipeline = make(PipelineSpec {
-            label: "shadows",
-            vs: "vs_shadow",
-            fs: "fs_shadow",
-            buffers: &mesh_buffers,
-            topology: triangles,
-            depth_write: false,
-            depth_compare: Depth::Less,
-            blend: true,
-        });
-        // The controlled character where something nearer hides it.
-        let xray_pipeline = make(PipelineSpec {
-            label: "x-ray",
-            vs: "vs_mesh",
-            fs: "fs_xray",
-            buffers: &mesh_buffers,
-            topology: triangles,
-            depth_write: false,
-            depth_compare: Depth::Greater,
-            blend: true,
-        });
-        // Debug lines are hidden behind scenery like everything else.
-        let line_pipeline = make(PipelineSpec {
-            label: "lines",
-            vs: "vs_line",
-            fs: "fs_flat",
-            buffers: &colour_buffers,
-            topology: wgpu::PrimitiveTopology::LineList,
-            depth_write: false,
-            depth_compare: Depth::LessEqual,
-            blend: true,
-        });
-        let hud_pipeline = make(PipelineSpec {
-            label: "hud",
-            vs: "vs_hud",
-            fs: "fs_flat",
-            buffers: &colour_buffers,
-            topology: triangles,
-            depth_write: false,
-            depth_compare: Depth::Always,
-            blend: true,
-        });
+        let (pipelines, globals, bind_group) = Pipelines::new(device, format, samples);
         let msaa =
             (samples > 1).then(|| attachment_texture(device, "msaa colour", format, samples, size));
         Self {
@@ -422,12 +245,7 @@ impl Renderer {
             msaa,
             globals,
             bind_group,
-            mesh_pipeline,
-            sky_pipeline,
-            shadow_pipeline,
-            xray_pipeline,
-            line_pipeline,
-            hud_pipeline,
+            pipelines,
             scenery: Vec::new(),
             scenery_instances: DynBuffer::new(device, "scenery instances"),
             sphere: GpuMesh::new(device, "unit sphere", &meshes::unit_sphere(24, 16)),
@@ -559,10 +377,10 @@ impl Renderer {
                 occlusion_query_set: None,
             });
             pass.set_bind_group(0, &self.bind_group, &[]);
-            pass.set_pipeline(&self.sky_pipeline);
+            pass.set_pipeline(&self.pipelines.sky);
             pass.draw(0..3, 0..1);
 
-            pass.set_pipeline(&self.mesh_pipeline);
+            pass.set_pipeline(&self.pipelines.mesh);
             pass.set_vertex_buffer(1, self.scenery_instances.buffer.slice(..));
             for (i, item) in self.scenery.iter().enumerate() {
                 if item.mesh.count == 0 {
@@ -583,24 +401,24 @@ impl Renderer {
                 }
             }
             if self.shadows.len > 0 {
-                pass.set_pipeline(&self.shadow_pipeline);
+                pass.set_pipeline(&self.pipelines.shadow);
                 pass.set_vertex_buffer(0, self.disc.vertices.slice(..));
                 pass.set_vertex_buffer(1, self.shadows.buffer.slice(..));
                 pass.draw(0..self.disc.count, 0..self.shadows.len);
             }
             if self.xray.len > 0 {
-                pass.set_pipeline(&self.xray_pipeline);
+                pass.set_pipeline(&self.pipelines.xray);
                 pass.set_vertex_buffer(0, self.sphere.vertices.slice(..));
                 pass.set_vertex_buffer(1, self.xray.buffer.slice(..));
                 pass.draw(0..self.sphere.count, 0..self.xray.len);
             }
             if self.lines.len > 0 {
-                pass.set_pipeline(&self.line_pipeline);
+                pass.set_pipeline(&self.pipelines.line);
                 pass.set_vertex_buffer(0, self.lines.buffer.slice(..));
                 pass.draw(0..self.lines.len, 0..1);
             }
             if self.hud.len > 0 {
-                pass.set_pipeline(&self.hud_pipeline);
+                pass.set_pipeline(&self.pipelines.hud);
                 pass.set_vertex_buffer(0, self.hud.buffer.slice(..));
                 pass.draw(0..self.hud.len, 0..1);
             }
