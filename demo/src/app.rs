@@ -10,7 +10,8 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
-use crate::cli::{Args, DemoError};
+use crate::cli::Args;
+use crate::error::DemoError;
 use crate::gpu::Gpu;
 use crate::input::{Action, Controls};
 use crate::play::Play;

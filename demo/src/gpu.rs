@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use winit::window::Window;
 
-use crate::cli::DemoError;
+use crate::error::DemoError;
 
 /// An open device, with the window surface when there is a window.
 pub struct Gpu {

@@ -6,7 +6,8 @@ use std::io::BufWriter;
 use std::path::Path;
 use std::time::Instant;
 
-use crate::cli::{Args, DemoError};
+use crate::cli::Args;
+use crate::error::DemoError;
 use crate::gpu::Gpu;
 use crate::input::Controls;
 use crate::play::Play;

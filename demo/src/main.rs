@@ -10,6 +10,7 @@ mod app;
 mod camera;
 mod cli;
 mod control;
+mod error;
 mod figures;
 mod gpu;
 mod headless;
@@ -23,7 +24,8 @@ mod status;
 
 use std::process::ExitCode;
 
-use cli::{Args, DemoError, USAGE, parse_args};
+use cli::{Args, USAGE, parse_args};
+use error::DemoError;
 
 fn run(args: Args) -> Result<(), DemoError> {
     if args.headless {

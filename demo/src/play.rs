@@ -15,6 +15,7 @@ use crate::input::Controls;
 use crate::render::SceneryShape;
 use crate::render::{Frame, View};
 use crate::scenery::Scenery;
+use crate::status::Status;
 
 /// A scene being played.
 pub struct Play {
@@ -159,7 +160,13 @@ impl Play {
         let sim = &self.scene.sim;
         let all = self.characters();
         let figures = crate::figures::draw(sim, &all, self.controlled, &view, self.debug);
-        let hud = crate::status::hud(self, size, fps);
+        let status = Status {
+            controlled: self.controlled,
+            characters: all.len(),
+            debug: self.debug,
+            fps,
+        };
+        let hud = crate::status::hud(&self.scene, &status, size);
         (
             view,
             Frame {

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::DemoError;
+use crate::error::DemoError;
 
 /// The scenes shipped in `scenes/`, in the order of the number keys.
 pub const SHIPPED_SCENES: [&str; 6] = [

@@ -4,12 +4,26 @@ use spherewalk::Vec3;
 use spherewalk::components::{Character, LastStep, Name, Stance};
 use spherewalk::{MotorState, Pose};
 
-use crate::hud::Hud;
-use crate::play::Play;
+use spherewalk::hecs::Entity;
+use spherewalk::scene::Scene;
 
-/// The HUD of `play` for a target of `size` pixels: the scene, the controlled character's
-/// state and the clock at the top, the keys at the bottom. `fps` is shown when known.
-pub fn hud(play: &Play, size: (u32, u32), fps: Option<f32>) -> Hud {
+use crate::hud::Hud;
+
+/// What the HUD reports on besides the scene itself.
+pub struct Status {
+    /// The character the keys drive.
+    pub controlled: Option<Entity>,
+    /// How many characters there are.
+    pub characters: usize,
+    /// Debug drawing on.
+    pub debug: bool,
+    /// Frames per second, when known (none: fixed time step, headless).
+    pub fps: Option<f32>,
+}
+
+/// The HUD of `scene` for a target of `size` pixels: the scene, the controlled character's
+/// state and the clock at the top, the keys at the bottom.
+pub fn hud(scene: &Scene, status: &Status, size: (u32, u32)) -> Hud {
     // Double size where a whole line of 90 characters still fits across.
     let scale = if size.1 >= 600 && size.0 >= 1120 {
         2.0
@@ -17,18 +31,15 @@ pub fn hud(play: &Play, size: (u32, u32), fps: Option<f32>) -> Hud {
         1.0
     };
     let mut hud = Hud::new(size, scale);
-    let sim = &play.scene.sim;
+    let sim = &scene.sim;
     let mut lines = Vec::new();
-    let mut title = format!(
-        "SPHEREWALK - {}: {}",
-        play.scene.name, play.scene.description
-    );
+    let mut title = format!("SPHEREWALK - {}: {}", scene.name, scene.description);
     let fits = hud.columns_fitting(size.0 as f32 - 16.0).clamp(12, 90);
     if title.chars().count() > fits {
         title = title.chars().take(fits - 3).collect::<String>() + "...";
     }
     lines.push(title);
-    if let Some(e) = play.controlled {
+    if let Some(e) = status.controlled {
         let name = sim
             .world
             .get::<&Name>(e)
@@ -74,11 +85,13 @@ pub fn hud(play: &Play, size: (u32, u32), fps: Option<f32>) -> Hud {
     }
     lines.push(format!(
         "{}  T {:.2} S  STEP {}  CHARACTERS {}{}",
-        fps.map_or("FIXED DT 1/60".to_owned(), |f| format!("FPS {f:.0}")),
+        status
+            .fps
+            .map_or("FIXED DT 1/60".to_owned(), |f| format!("FPS {f:.0}")),
         sim.time(),
         sim.steps(),
-        play.characters().len(),
-        if play.debug { "  DEBUG" } else { "" },
+        status.characters,
+        if status.debug { "  DEBUG" } else { "" },
     ));
     // Every line is cut to the window's width rather than run off its edge.
     let cut = |l: &String| l.chars().take(fits).collect::<String>();

@@ -7,9 +7,9 @@
 //! character's ground plane (nobody is lifted onto a head), removes the velocity into the
 //! other, and re-resolves the pushed character against the static geometry.
 
+use crate::body::CHARACTER_LAYER;
 use crate::body::sync_bodies;
 use crate::components::{Body, Character};
-use crate::sim::CHARACTER_LAYER;
 use hecs::World;
 use spherewalk_core::math::project_on_plane;
 use spherewalk_core::parry3d::bounding_volume::{Aabb, BoundingVolume};
