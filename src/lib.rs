@@ -31,7 +31,7 @@ pub use events::{Event, EventKind, collect_events};
 pub use schedule::{FixedStep, ScheduleError};
 pub use sim::{
     CHARACTER_LAYER, CharacterDesc, CharacterError, CharacterView, Input, MAX_PENDING_EVENTS, Sim,
-    Snapshot, SnapshotError, SpawnError, interpolate,
+    Snapshot, SnapshotError, SpawnError, TuneError, interpolate,
 };
 
 /// The hecs ECS the runtime is built on (re-exported so games use the same version).

@@ -5,9 +5,11 @@ mod access;
 #[cfg(feature = "rapier")]
 pub mod physics;
 mod snapshot;
+mod tuning;
 
 pub use access::{CharacterError, CharacterView};
 pub use snapshot::{Snapshot, SnapshotError};
+pub use tuning::TuneError;
 
 use crate::body::insert_body;
 use crate::components::{

@@ -822,3 +822,84 @@ fn a_game_reads_and_writes_characters_through_the_sim() {
     assert!(sim.character(field).is_none());
     assert_eq!(sim.character(hero).expect("hero").pose, target);
 }
+
+#[test]
+fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
+    use spherewalk::{MotorSettings, TuneError};
+    let mut sim = floor_sim();
+    // A 1.5 m high ceiling slab over x in 3..7.
+    let slab = ColliderDesc::new(SharedShape::cuboid(2.0, 0.25, 2.0)).translation(5.0, 1.75, 0.0);
+    sim.collision.insert(slab).expect("slab");
+    let open = sim
+        .spawn_character(CharacterDesc::new(
+            "open",
+            capsule(),
+            Pose::new(Point3::origin()),
+        ))
+        .expect("spawn");
+    let small = SphereStack::capsule(1.2, 0.3, 2).expect("stack");
+    let under = sim
+        .spawn_character(CharacterDesc::new(
+            "under",
+            small.clone(),
+            Pose::new(Point3::new(5.0, 0.0, 0.0)),
+        ))
+        .expect("spawn");
+    for _ in 0..10 {
+        sim.step();
+    }
+    // A taller stack in the open is taken, and its body collider follows (the body's shape
+    // reaches the new head, 2.4 m up).
+    let tall = SphereStack::capsule(2.4, 0.3, 5).expect("stack");
+    let depth = sim.reshape_character(open, tall.clone()).expect("fits");
+    assert!(depth < 1e-3, "{depth}");
+    let height = |sim: &Sim, e| {
+        sim.world
+            .get::<&spherewalk::components::Character>(e)
+            .map(|c| c.motor.stack().height())
+            .expect("character")
+    };
+    assert_abs_diff_eq!(height(&sim, open), 2.4, epsilon = 1e-6);
+    // Under the 1.5 m slab, the 1.8 m stack would be 0.3 m into it: refused, unchanged.
+    let refused = sim.reshape_character(under, capsule());
+    assert!(
+        matches!(refused, Err(TuneError::Resize(spherewalk::ResizeError::Blocked { depth }))
+            if (depth - 0.3).abs() < 0.02),
+        "{refused:?}"
+    );
+    assert_abs_diff_eq!(height(&sim, under), 1.2, epsilon = 1e-6);
+    // New settings: a 10 degree slope limit applies from the next step.
+    let settings = MotorSettings {
+        slope_limit: 10f32.to_radians(),
+        ..MotorSettings::default()
+    };
+    sim.set_motor_settings(open, settings).expect("valid");
+    let limit = sim
+        .world
+        .get::<&spherewalk::components::Character>(open)
+        .map(|c| c.motor.settings().slope_limit)
+        .expect("character");
+    assert_abs_diff_eq!(limit, 10f32.to_radians(), epsilon = 1e-6);
+    // Bad settings are refused by name, and the old ones stay.
+    let bad = MotorSettings {
+        skin_width: Real::NAN,
+        ..MotorSettings::default()
+    };
+    assert!(matches!(
+        sim.set_motor_settings(open, bad),
+        Err(TuneError::Settings(_))
+    ));
+    // Not a character.
+    let platform = sim.world.spawn((spherewalk::components::Name("x".into()),));
+    assert_eq!(
+        sim.set_motor_settings(platform, MotorSettings::default()),
+        Err(TuneError::NotACharacter)
+    );
+    // The reshaped character still walks and stands: 60 steps later it is grounded at y = 0.
+    for _ in 0..60 {
+        sim.step();
+    }
+    let view = sim.character(open).expect("character");
+    assert!(view.ground == spherewalk::GroundState::Grounded);
+    assert_abs_diff_eq!(view.pose.position.y, 0.0, epsilon = 1e-3);
+}

@@ -1,0 +1,89 @@
+//! Changing a live character's shape and motor settings (a settings panel, a power-up, a
+//! transformation), through the same checks as spawning it.
+
+use super::Sim;
+use crate::body::reshape_body;
+use crate::components::{Body, Character, Stance};
+use hecs::Entity;
+use spherewalk_core::{Motor, MotorSettings, Pose, Real, ResizeError, SettingsError, SphereStack};
+use thiserror::Error;
+
+/// Why a change to a live character was refused. Nothing changes then.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum TuneError {
+    /// The entity is not (or no longer) a character.
+    #[error("the entity is not a character")]
+    NotACharacter,
+    /// The settings are out of range, or out of scale with the character's stack.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// The new stack is out of scale with the settings, or does not fit where the character
+    /// stands.
+    #[error(transparent)]
+    Resize(#[from] ResizeError),
+}
+
+impl Sim {
+    /// Gives the character `entity` new motor settings from the next step on, checked as at
+    /// spawn ([`Motor::new`]) against its current stack; its collision filter and state are
+    /// kept.
+    ///
+    /// # Errors
+    /// [`TuneError::NotACharacter`], or [`TuneError::Settings`] naming the bad setting.
+    pub fn set_motor_settings(
+        &mut self,
+        entity: Entity,
+        settings: MotorSettings,
+    ) -> Result<(), TuneError> {
+        let mut character = self
+            .world
+            .get::<&mut Character>(entity)
+            .map_err(|_| TuneError::NotACharacter)?;
+        let filter = *character.motor.filter();
+        let motor = Motor::new(character.motor.stack().clone(), settings)?.with_filter(filter);
+        character.motor = motor;
+        Ok(())
+    }
+
+    /// Gives the character `entity` a new standing sphere stack (character-local), taken only
+    /// where it fits at the character's pose ([`Motor::resize`]); its body collider follows.
+    /// A crouching character keeps its crouched stack and stands up into the new one.
+    /// Returns the new stack's deepest penetration (m, >= 0).
+    ///
+    /// # Errors
+    /// [`TuneError::NotACharacter`], or [`TuneError::Resize`] when the stack is out of scale
+    /// with the settings or does not fit where the character stands.
+    pub fn reshape_character(
+        &mut self,
+        entity: Entity,
+        stack: SphereStack,
+    ) -> Result<Real, TuneError> {
+        let mut query = self
+            .world
+            .query_one::<(&mut Character, &Pose, Option<&mut Stance>, Option<&Body>)>(entity);
+        let (character, pose, mut stance, body) =
+            query.get().ok().ok_or(TuneError::NotACharacter)?;
+        if let Some(stance) = stance.as_deref_mut()
+            && stance.crouching
+        {
+            // Only the scale is checked now; the fit is checked when it stands up.
+            character
+                .motor
+                .settings()
+                .check_scale(&stack)
+                .map_err(ResizeError::from)?;
+            stance.standing = stack;
+            return Ok(0.0);
+        }
+        let depth = character
+            .motor
+            .resize(&self.collision, pose, stack.clone())?;
+        if let Some(stance) = stance {
+            stance.standing = stack.clone();
+        }
+        if let Some(body) = body {
+            reshape_body(&mut self.collision, *body, &stack, pose);
+        }
+        Ok(depth)
+    }
+}
