@@ -14,6 +14,8 @@ use crate::cli::Args;
 use crate::error::DemoError;
 use crate::gpu::Gpu;
 use crate::input::{Action, Controls};
+use crate::overlay::Overlay;
+use crate::panel::{self, PanelAction, PanelState};
 use crate::play::Play;
 use crate::render::Renderer;
 use crate::scenes::{SHIPPED_SCENES, load_scene, shipped_scene};
@@ -57,6 +59,8 @@ struct Running {
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     renderer: Renderer,
+    overlay: Option<Overlay>,
+    panel: PanelState,
     play: Play,
     controls: Controls,
     last: Instant,
@@ -107,12 +111,16 @@ impl Running {
             (config.width, config.height),
         );
         renderer.set_scenery(&play.scenery_shapes());
+        let overlay =
+            (!args.hide_ui).then(|| Overlay::new(&gpu.device, format, Some(window.as_ref())));
         let mut running = Self {
             window,
             gpu,
             surface,
             config,
             renderer,
+            overlay,
+            panel: PanelState::default(),
             play,
             controls: Controls::default(),
             last: Instant::now(),
@@ -125,7 +133,7 @@ impl Running {
                 fps: 0.0,
             },
         };
-        running.play.debug = args.debug;
+        running.play.debug.on = args.debug;
         running.set_title();
         Ok(running)
     }
@@ -166,7 +174,7 @@ impl Running {
     fn act(&mut self, action: Action) -> bool {
         match action {
             Action::SwitchCharacter => self.play.switch_character(),
-            Action::ToggleDebug => self.play.debug = !self.play.debug,
+            Action::ToggleDebug => self.play.debug.on = !self.play.debug.on,
             Action::LoadScene(i) => {
                 if let Some(name) = SHIPPED_SCENES.get(i) {
                     self.load(shipped_scene(name));
@@ -193,14 +201,29 @@ impl Running {
         }
         self.play.tick(dt, &mut self.controls);
         let size = (self.config.width, self.config.height);
-        let (view, frame) = self.play.frame(size, Some(self.fps.fps));
+        let (view, frame) = self.play.frame(size);
         self.renderer.update(&view, &frame);
+        let mut asked = None;
         match self.surface.get_current_texture() {
             Ok(texture) => {
                 let target = texture
                     .texture
                     .create_view(&wgpu::TextureViewDescriptor::default());
                 self.renderer.render(&target);
+                if let Some(overlay) = self.overlay.as_mut() {
+                    let (play, panel, fps) = (&mut self.play, &mut self.panel, self.fps.fps);
+                    let window = self.window.as_ref();
+                    overlay.frame(
+                        &self.gpu.device,
+                        &self.gpu.queue,
+                        &target,
+                        size,
+                        Some(window),
+                        |ctx| {
+                            asked = panel::show(ctx, panel, play, Some(fps));
+                        },
+                    );
+                }
                 self.window.pre_present_notify();
                 texture.present();
             }
@@ -212,6 +235,15 @@ impl Running {
             }
             // Timeouts and the like: skip this frame.
             Err(_) => {}
+        }
+        match asked {
+            Some(PanelAction::LoadScene(i)) => {
+                self.act(Action::LoadScene(i));
+            }
+            Some(PanelAction::Restart) => {
+                self.act(Action::Reload);
+            }
+            None => {}
         }
         Ok(self.quit_after.is_none_or(|n| self.frames < n))
     }
@@ -248,6 +280,14 @@ impl ApplicationHandler for App {
         let Some(r) = self.running.as_mut() else {
             return;
         };
+        let (taken, wants_pointer, wants_keys) = match r.overlay.as_mut() {
+            Some(o) => (
+                o.on_window_event(&r.window, &event),
+                o.wants_pointer(),
+                o.wants_keyboard(),
+            ),
+            None => (false, false, false),
+        };
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => r.resize(size),
@@ -262,15 +302,27 @@ impl ApplicationHandler for App {
                     },
                 ..
             } => {
+                // Keys go to a focused text field, else to the game (a release always does,
+                // so nothing stays held).
+                if wants_keys && (state.is_pressed() || taken) {
+                    return;
+                }
                 if let Some(action) = r.controls.key(code, state, repeat)
                     && !r.act(action)
                 {
                     event_loop.exit();
                 }
             }
-            WindowEvent::MouseInput { state, button, .. } => r.controls.button(button, state),
+            // Presses over the panel are the panel's; releases always reach the game.
+            WindowEvent::MouseInput { state, button, .. }
+                if !(state.is_pressed() && (taken || wants_pointer)) =>
+            {
+                r.controls.button(button, state);
+            }
             WindowEvent::CursorMoved { position, .. } => r.controls.cursor(position.x, position.y),
-            WindowEvent::MouseWheel { delta, .. } => r.controls.wheel(delta),
+            WindowEvent::MouseWheel { delta, .. } if !(taken || wants_pointer) => {
+                r.controls.wheel(delta);
+            }
             WindowEvent::RedrawRequested => match r.redraw() {
                 Ok(true) => {}
                 Ok(false) => {

@@ -21,12 +21,14 @@ pub struct Args {
     pub size: (u32, u32),
     /// Start with debug drawing on.
     pub debug: bool,
+    /// Leave the settings panel out (headless screenshots of the scene alone).
+    pub hide_ui: bool,
 }
 
 /// The usage text printed for `--help` and after a command-line error.
 pub const USAGE: &str = "\
-usage: spherewalk-demo [SCENE.ron] [--debug] [--size WxH] [--frames N (quit after N frames)]
-       spherewalk-demo --headless [--frames N] [--screenshot OUT.png] [--scene FILE] [--size WxH] [--debug]
+usage: spherewalk-demo [SCENE.ron] [--debug] [--hide-ui] [--size WxH] [--frames N (quit after N frames)]
+       spherewalk-demo --headless [--frames N] [--screenshot OUT.png] [--scene FILE] [--size WxH] [--debug] [--hide-ui]
 
 Plays scenes/galaxy.ron by default. Keys: WASD move (camera-relative), mouse drag look,
 wheel zoom, Space jump, C crouch, Tab switch character, F1 debug draw, 1-6 shipped scenes,
@@ -56,6 +58,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Args
     let mut screenshot = None;
     let mut size = None;
     let mut debug = false;
+    let mut hide_ui = false;
     let mut it = args.into_iter();
     let set_scene = |p: PathBuf, scene: &mut Option<PathBuf>| match scene.take() {
         Some(old) => Err(DemoError::TwoScenes(old, p)),
@@ -69,6 +72,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Args
             "-h" | "--help" => return Ok(None),
             "--headless" => headless = true,
             "--debug" => debug = true,
+            "--hide-ui" => hide_ui = true,
             "--frames" => {
                 let v = it.next().ok_or(DemoError::MissingValue("--frames"))?;
                 let n: u32 = v.parse().map_err(|_| DemoError::BadValue {
@@ -111,6 +115,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Args
         screenshot: screenshot.unwrap_or_else(|| PathBuf::from("screenshot.png")),
         size: size.unwrap_or((1280, 720)),
         debug,
+        hide_ui,
     }))
 }
 

@@ -9,7 +9,7 @@ use spherewalk::{
     na,
 };
 
-use crate::render::lines::Lines;
+use crate::render::lines::{DebugLayers, Lines};
 use crate::render::{Instance, View};
 
 /// The controlled character's colour (linear RGB): an orange nothing else in the demo uses.
@@ -111,13 +111,13 @@ fn shadow(sim: &Sim, pose: &Pose, state: &MotorState, radius: Real) -> Option<In
 }
 
 /// Draws every character of `all` (in spawn order), `controlled` in the player's colour and
-/// also see-through; debug lines when `debug`.
+/// also see-through; the `debug` layers that are on.
 pub fn draw(
     sim: &Sim,
     all: &[Entity],
     controlled: Option<Entity>,
     view: &View,
-    debug: bool,
+    debug: &DebugLayers,
 ) -> Figures {
     let mut out = Figures::default();
     let debug_all = all.len() <= DEBUG_ALL_LIMIT;
@@ -170,11 +170,12 @@ pub fn draw(
         {
             out.shadows.push(s);
         }
-        if debug
+        if debug.on
             && (debug_all || is_player)
             && let Ok(last) = sim.world.get::<&LastStep>(e)
         {
-            out.lines.character(&pose, stack, &last.0, &state.velocity);
+            out.lines
+                .character(&pose, stack, &last.0, &state.velocity, debug);
         }
     }
     out

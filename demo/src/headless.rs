@@ -10,6 +10,8 @@ use crate::cli::Args;
 use crate::error::DemoError;
 use crate::gpu::Gpu;
 use crate::input::Controls;
+use crate::overlay::Overlay;
+use crate::panel::{self, PanelState};
 use crate::play::Play;
 use crate::render::Renderer;
 use crate::scenes::load_scene;
@@ -26,7 +28,7 @@ pub fn run(args: &Args) -> Result<String, DemoError> {
     let scene = load_scene(&args.scene)?;
     let gpu = Gpu::open(None)?;
     let mut play = Play::new(scene, args.scene.clone());
-    play.debug = args.debug;
+    play.debug.on = args.debug;
     let mut controls = Controls::default();
     let frames = args.frames.unwrap_or(120);
     for _ in 0..frames {
@@ -35,9 +37,21 @@ pub fn run(args: &Args) -> Result<String, DemoError> {
     let samples = gpu.sample_count(FORMAT);
     let mut renderer = Renderer::new(&gpu.device, &gpu.queue, FORMAT, samples, args.size);
     renderer.set_scenery(&play.scenery_shapes());
-    let (view, frame) = play.frame(args.size, None);
+    let (view, frame) = play.frame(args.size);
     renderer.update(&view, &frame);
-    let pixels = render_to_pixels(&gpu, &renderer)?;
+    let mut overlay = (!args.hide_ui).then(|| Overlay::new(&gpu.device, FORMAT, None));
+    let mut panel = PanelState::default();
+    let pixels = render_to_pixels(&gpu, &renderer, |target| {
+        if let Some(overlay) = overlay.as_mut() {
+            // egui lays a new window out unseen on its first pass; the second shows it.
+            for _ in 0..2 {
+                overlay.frame(&gpu.device, &gpu.queue, target, args.size, None, |ctx| {
+                    // Headless there is no input, so the panel asks for nothing.
+                    let _ = panel::show(ctx, &mut panel, &mut play, None);
+                });
+            }
+        }
+    })?;
     write_png(&args.screenshot, args.size, &pixels)?;
     Ok(format!(
         "wrote {} ({}x{}, {} frames, {} steps, {}x MSAA) on {} in {:.2} s",
@@ -58,8 +72,13 @@ pub fn padded_row_bytes(width: u32) -> u32 {
     row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT
 }
 
-/// Renders into an offscreen texture and reads it back as tightly packed RGBA8 rows.
-fn render_to_pixels(gpu: &Gpu, renderer: &Renderer) -> Result<Vec<u8>, DemoError> {
+/// Renders into an offscreen texture, lets `over` paint on top of it (the UI), and reads it
+/// back as tightly packed RGBA8 rows.
+fn render_to_pixels(
+    gpu: &Gpu,
+    renderer: &Renderer,
+    over: impl FnOnce(&wgpu::TextureView),
+) -> Result<Vec<u8>, DemoError> {
     let (width, height) = renderer.size();
     let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("offscreen"),
@@ -75,7 +94,9 @@ fn render_to_pixels(gpu: &Gpu, renderer: &Renderer) -> Result<Vec<u8>, DemoError
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     });
-    renderer.render(&texture.create_view(&wgpu::TextureViewDescriptor::default()));
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    renderer.render(&view);
+    over(&view);
 
     let padded = padded_row_bytes(width);
     let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {

@@ -14,13 +14,13 @@ mod error;
 mod figures;
 mod gpu;
 mod headless;
-mod hud;
 mod input;
+mod overlay;
+mod panel;
 mod play;
 mod render;
 mod scenery;
 mod scenes;
-mod status;
 
 use std::process::ExitCode;
 

@@ -13,9 +13,9 @@ use crate::camera::OrbitCamera;
 use crate::control::{self, Taken};
 use crate::input::Controls;
 use crate::render::SceneryShape;
+use crate::render::lines::DebugLayers;
 use crate::render::{Frame, View};
 use crate::scenery::Scenery;
-use crate::status::Status;
 
 /// A scene being played.
 pub struct Play {
@@ -28,10 +28,12 @@ pub struct Play {
     /// The character the keys drive.
     pub controlled: Option<Entity>,
     taken: Option<(Entity, Taken)>,
-    /// Debug drawing on.
-    pub debug: bool,
+    /// Which debug drawings are on.
+    pub debug: DebugLayers,
     /// What is drawn besides the characters.
     scenery: Vec<Scenery>,
+    /// Wall time of one fixed step (µs), smoothed over the last few frames.
+    pub step_us: f32,
 }
 
 impl Play {
@@ -53,7 +55,8 @@ impl Play {
             camera,
             controlled: None,
             taken: None,
-            debug: false,
+            debug: DebugLayers::default(),
+            step_us: 0.0,
         };
         let characters = play.characters();
         let first_player = characters
@@ -148,25 +151,22 @@ impl Play {
             input.crouch = controls.crouch;
             input.camera = self.camera.orientation();
         }
+        let start = std::time::Instant::now();
         let steps = self.scene.sim.advance(dt);
+        if steps > 0 {
+            let us = start.elapsed().as_secs_f32() * 1e6 / steps as f32;
+            self.step_us += (us - self.step_us) * 0.1;
+        }
         self.follow(dt);
         steps
     }
 
-    /// The camera view and everything to draw for a target of `size` pixels. `fps` is
-    /// shown in the HUD (none: fixed time step, headless).
-    pub fn frame(&self, size: (u32, u32), fps: Option<f32>) -> (View, Frame) {
+    /// The camera view and everything to draw for a target of `size` pixels.
+    pub fn frame(&self, size: (u32, u32)) -> (View, Frame) {
         let view = self.camera.view(size.0 as f32 / size.1.max(1) as f32);
         let sim = &self.scene.sim;
         let all = self.characters();
-        let figures = crate::figures::draw(sim, &all, self.controlled, &view, self.debug);
-        let status = Status {
-            controlled: self.controlled,
-            characters: all.len(),
-            debug: self.debug,
-            fps,
-        };
-        let hud = crate::status::hud(&self.scene, &status, size);
+        let figures = crate::figures::draw(sim, &all, self.controlled, &view, &self.debug);
         (
             view,
             Frame {
@@ -176,7 +176,6 @@ impl Play {
                 shadows: figures.shadows,
                 xray: figures.xray,
                 lines: figures.lines.vertices,
-                hud: hud.vertices,
             },
         )
     }

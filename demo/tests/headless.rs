@@ -15,13 +15,18 @@ fn scene(name: &str) -> PathBuf {
         .join(format!("{name}.ron"))
 }
 
-/// Renders `name` headless and returns its pixels (RGBA8).
-fn screenshot(name: &str) -> Vec<u8> {
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.png"));
+/// Renders `name` headless at `size` (the settings panel drawn when `ui`) and returns its
+/// pixels (RGBA8).
+fn render(name: &str, size: (u32, u32), ui: bool) -> Vec<u8> {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{ui}.png"));
     let _ = std::fs::remove_file(&out);
-    let result = Command::new(env!("CARGO_BIN_EXE_spherewalk-demo"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spherewalk-demo"));
+    if !ui {
+        command.arg("--hide-ui");
+    }
+    let result = command
         .args(["--headless", "--frames", "30", "--size"])
-        .arg(format!("{WIDTH}x{HEIGHT}"))
+        .arg(format!("{}x{}", size.0, size.1))
         .arg("--scene")
         .arg(scene(name))
         .arg("--screenshot")
@@ -39,10 +44,15 @@ fn screenshot(name: &str) -> Vec<u8> {
     let mut reader = decoder.read_info().expect("a valid PNG");
     let mut buf = vec![0; reader.output_buffer_size().expect("size fits")];
     let info = reader.next_frame(&mut buf).expect("PNG data");
-    assert_eq!((info.width, info.height), (WIDTH, HEIGHT), "{name}: size");
+    assert_eq!((info.width, info.height), size, "{name}: size");
     assert_eq!(info.color_type, png::ColorType::Rgba);
     buf.truncate(info.buffer_size());
     buf
+}
+
+/// Renders `name` headless at the tests' small size, without the panel.
+fn screenshot(name: &str) -> Vec<u8> {
+    render(name, (WIDTH, HEIGHT), false)
 }
 
 /// Pixels of the controlled character's orange (lit or in shade).
@@ -76,6 +86,37 @@ fn galaxy_screenshot_shows_the_player() {
 #[test]
 fn walls_screenshot_shows_the_player() {
     check("walls");
+}
+
+#[test]
+fn the_settings_panel_is_drawn_over_the_scene_and_leaves_the_player_in_view() {
+    let (w, h) = (960, 540);
+    let with = render("galaxy", (w, h), true);
+    let without = render("galaxy", (w, h), false);
+    // The panel sits at the top left: there the two shots differ, and it is dark (egui's
+    // dark theme, for contrast with the sky); the far corner is the same sky in both.
+    let at = |rgba: &[u8], x: u32, y: u32| {
+        let i = ((y * w + x) * 4) as usize;
+        [rgba[i], rgba[i + 1], rgba[i + 2]]
+    };
+    // A block inside the panel, right of its short lines of text: mostly dark (text and
+    // widgets are lighter), where the scene behind is the bright sky.
+    let block: Vec<[u8; 3]> = (250..290)
+        .flat_map(|x| (150..200).map(move |y| (x, y)))
+        .map(|(x, y)| at(&with, x, y))
+        .collect();
+    let dark = block.iter().filter(|p| p.iter().all(|c| *c < 60)).count();
+    assert!(
+        dark * 10 > block.len() * 9,
+        "{dark} of {} dark",
+        block.len()
+    );
+    assert_ne!(at(&with, 270, 175), at(&without, 270, 175));
+    assert_eq!(at(&with, w - 5, 5), at(&without, w - 5, 5));
+    assert!(
+        orange_pixels(&with) > 100,
+        "the player is hidden by the panel"
+    );
 }
 
 #[test]

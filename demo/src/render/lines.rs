@@ -63,25 +63,27 @@ impl Lines {
         }
     }
 
-    /// Debug drawing of one character: each sphere as three great circles, the ground normal
-    /// at the ground point, contact points with their normals, the velocity and the up.
+    /// Debug drawing of one character, the `layers` asked for: each sphere as three great
+    /// circles, the ground normal at the ground point, contact points with their normals, the
+    /// velocity and the up.
     pub fn character(
         &mut self,
         pose: &Pose,
         spheres: &[StackSphere],
         report: &StepReport,
         velocity: &Vec3,
+        layers: &DebugLayers,
     ) {
         let up = pose.up().into_inner();
         let fwd = pose.forward().into_inner();
         let right = pose.right().into_inner();
-        for s in spheres {
+        for s in spheres.iter().filter(|_| layers.spheres) {
             let c = pose.centre_at(s.offset_local);
             self.circle(&c, &right, &fwd, s.radius, SPHERE_COLOUR);
             self.circle(&c, &right, &up, s.radius, SPHERE_COLOUR);
             self.circle(&c, &fwd, &up, s.radius, SPHERE_COLOUR);
         }
-        if let Some(g) = &report.ground_hit {
+        if let Some(g) = report.ground_hit.as_ref().filter(|_| layers.ground) {
             self.cross(&g.point, 0.08, NORMAL_COLOUR);
             self.arrow(
                 &g.point,
@@ -90,7 +92,7 @@ impl Lines {
                 NORMAL_COLOUR,
             );
         }
-        for hit in &report.hits {
+        for hit in report.hits.iter().filter(|_| layers.contacts) {
             self.cross(&hit.point, 0.06, CONTACT_COLOUR);
             self.segment(
                 &hit.point,
@@ -102,11 +104,45 @@ impl Lines {
             .last()
             .map(|s| pose.centre_at(s.offset_local + s.radius))
             .unwrap_or(pose.position);
-        self.arrow(&top, &(up * 0.6), &right, UP_COLOUR);
+        if layers.up {
+            self.arrow(&top, &(up * 0.6), &right, UP_COLOUR);
+        }
         let centre = spheres
             .first()
             .map(|s| pose.centre_at(s.offset_local))
             .unwrap_or(pose.position);
-        self.arrow(&centre, &(velocity * 0.3), &up, VELOCITY_COLOUR);
+        if layers.velocity {
+            self.arrow(&centre, &(velocity * 0.3), &up, VELOCITY_COLOUR);
+        }
+    }
+}
+
+/// Which debug drawings are on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DebugLayers {
+    /// Any debug drawing at all (F1).
+    pub on: bool,
+    /// Spheres as wire circles.
+    pub spheres: bool,
+    /// The ground point and its normal.
+    pub ground: bool,
+    /// Contact points and normals.
+    pub contacts: bool,
+    /// The velocity.
+    pub velocity: bool,
+    /// The up.
+    pub up: bool,
+}
+
+impl Default for DebugLayers {
+    fn default() -> Self {
+        Self {
+            on: false,
+            spheres: true,
+            ground: true,
+            contacts: true,
+            velocity: true,
+            up: true,
+        }
     }
 }

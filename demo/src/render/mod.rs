@@ -45,7 +45,7 @@ impl Instance {
     }
 }
 
-/// A coloured vertex: world-space for lines, clip-space (x, y) for the HUD.
+/// A coloured vertex of a debug line (world space).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct ColourVertex {
@@ -95,8 +95,6 @@ pub struct Frame {
     pub xray: Vec<Instance>,
     /// Debug line segments (pairs of vertices).
     pub lines: Vec<ColourVertex>,
-    /// HUD triangles (clip space).
-    pub hud: Vec<ColourVertex>,
 }
 
 struct GpuMesh {
@@ -173,7 +171,8 @@ pub struct SceneryShape<'a> {
     pub checker: bool,
 }
 
-/// Draws scenes with wgpu: lit colliders, instanced character spheres, sky, debug lines, HUD.
+/// Draws scenes with wgpu: lit colliders, instanced character spheres, sky, shadows, debug
+/// lines.
 pub struct Renderer {
     device: wgpu::Device,
     queue: wgpu::Queue,
@@ -195,7 +194,6 @@ pub struct Renderer {
     shadows: DynBuffer,
     xray: DynBuffer,
     lines: DynBuffer,
-    hud: DynBuffer,
 }
 
 fn attachment_texture(
@@ -256,7 +254,6 @@ impl Renderer {
             shadows: DynBuffer::new(device, "shadow instances"),
             xray: DynBuffer::new(device, "x-ray instances"),
             lines: DynBuffer::new(device, "lines"),
-            hud: DynBuffer::new(device, "hud"),
         }
     }
 
@@ -338,7 +335,6 @@ impl Renderer {
             .write(&self.device, &self.queue, &frame.shadows);
         self.xray.write(&self.device, &self.queue, &frame.xray);
         self.lines.write(&self.device, &self.queue, &frame.lines);
-        self.hud.write(&self.device, &self.queue, &frame.hud);
     }
 
     /// Draws the last [`Renderer::update`] into `target` (a view of a texture of this
@@ -416,11 +412,6 @@ impl Renderer {
                 pass.set_pipeline(&self.pipelines.line);
                 pass.set_vertex_buffer(0, self.lines.buffer.slice(..));
                 pass.draw(0..self.lines.len, 0..1);
-            }
-            if self.hud.len > 0 {
-                pass.set_pipeline(&self.pipelines.hud);
-                pass.set_vertex_buffer(0, self.hud.buffer.slice(..));
-                pass.draw(0..self.hud.len, 0..1);
             }
         }
         self.queue.submit([encoder.finish()]);

@@ -1,5 +1,5 @@
 //! The render pipelines and the globals they share: lit meshes, sky, grounding shadows, the
-//! see-through pass, debug lines and the HUD.
+//! see-through pass and debug lines (the UI is egui's, drawn after them).
 
 use super::meshes::MeshVertex;
 use super::{ColourVertex, DEPTH_FORMAT, Globals, Instance};
@@ -29,8 +29,6 @@ pub(super) struct Pipelines {
     pub xray: wgpu::RenderPipeline,
     /// Debug lines, depth-tested.
     pub line: wgpu::RenderPipeline,
-    /// HUD triangles in clip space, over everything.
-    pub hud: wgpu::RenderPipeline,
 }
 
 impl Pipelines {
@@ -194,16 +192,6 @@ impl Pipelines {
             depth_compare: Depth::LessEqual,
             blend: true,
         });
-        let hud = make(PipelineSpec {
-            label: "hud",
-            vs: "vs_hud",
-            fs: "fs_flat",
-            buffers: &colour_buffers,
-            topology: triangles,
-            depth_write: false,
-            depth_compare: Depth::Always,
-            blend: true,
-        });
         (
             Self {
                 mesh,
@@ -211,7 +199,6 @@ impl Pipelines {
                 shadow,
                 xray,
                 line,
-                hud,
             },
             globals,
             bind_group,

@@ -1,4 +1,4 @@
-// spherewalk demo: lit instanced meshes, sky gradient, debug lines, HUD quads.
+// spherewalk demo: lit instanced meshes, sky gradient, grounding shadows, x-ray, debug lines.
 
 struct Globals {
     view_proj: mat4x4<f32>,
@@ -132,7 +132,7 @@ fn fs_sky(i: SkyOut) -> @location(0) vec4<f32> {
     return vec4<f32>(sky_colour(dir), 1.0);
 }
 
-// ---- coloured lines (world space) and HUD quads (clip space) ----
+// ---- coloured lines (world space) ----
 
 struct LineIn {
     @location(0) pos: vec3<f32>,
@@ -148,14 +148,6 @@ struct LineOut {
 fn vs_line(v: LineIn) -> LineOut {
     var out: LineOut;
     out.clip = g.view_proj * vec4<f32>(v.pos, 1.0);
-    out.colour = v.colour;
-    return out;
-}
-
-@vertex
-fn vs_hud(v: LineIn) -> LineOut {
-    var out: LineOut;
-    out.clip = vec4<f32>(v.pos.xy, 0.0, 1.0);
     out.colour = v.colour;
     return out;
 }
