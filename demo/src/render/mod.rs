@@ -386,6 +386,15 @@ impl Renderer {
                 pass.set_vertex_buffer(0, item.mesh.vertices.slice(..));
                 pass.draw(0..item.mesh.count, i..i + 1);
             }
+            // The see-through pass goes between the scenery and the characters: it shows only
+            // where scenery is nearer, not where the stack's own spheres cover each other.
+            if self.xray.len > 0 {
+                pass.set_pipeline(&self.pipelines.xray);
+                pass.set_vertex_buffer(0, self.sphere.vertices.slice(..));
+                pass.set_vertex_buffer(1, self.xray.buffer.slice(..));
+                pass.draw(0..self.sphere.count, 0..self.xray.len);
+            }
+            pass.set_pipeline(&self.pipelines.mesh);
             for (mesh, instances) in [
                 (&self.sphere, &self.spheres),
                 (&self.far_sphere, &self.far_spheres),
@@ -401,12 +410,6 @@ impl Renderer {
                 pass.set_vertex_buffer(0, self.disc.vertices.slice(..));
                 pass.set_vertex_buffer(1, self.shadows.buffer.slice(..));
                 pass.draw(0..self.disc.count, 0..self.shadows.len);
-            }
-            if self.xray.len > 0 {
-                pass.set_pipeline(&self.pipelines.xray);
-                pass.set_vertex_buffer(0, self.sphere.vertices.slice(..));
-                pass.set_vertex_buffer(1, self.xray.buffer.slice(..));
-                pass.draw(0..self.sphere.count, 0..self.xray.len);
             }
             if self.lines.len > 0 {
                 pass.set_pipeline(&self.pipelines.line);
