@@ -61,6 +61,8 @@ struct Running {
     renderer: Renderer,
     overlay: Option<Overlay>,
     panel: PanelState,
+    #[cfg(feature = "gamepad")]
+    pads: crate::gamepad::Pads,
     play: Play,
     controls: Controls,
     last: Instant,
@@ -121,6 +123,8 @@ impl Running {
             renderer,
             overlay,
             panel: PanelState::default(),
+            #[cfg(feature = "gamepad")]
+            pads: crate::gamepad::Pads::new(),
             play,
             controls: Controls::default(),
             last: Instant::now(),
@@ -199,6 +203,8 @@ impl Running {
             self.fps.frames = 0;
             self.fps.since = now;
         }
+        #[cfg(feature = "gamepad")]
+        self.pads.poll(&mut self.controls, dt);
         self.play.tick(dt, &mut self.controls);
         let size = (self.config.width, self.config.height);
         let (view, frame) = self.play.frame(size);

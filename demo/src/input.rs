@@ -1,4 +1,4 @@
-//! Keyboard and mouse state, and what it means for the controlled character.
+//! Keyboard, mouse and gamepad state, and what it means for the controlled character.
 
 use winit::event::{ElementState, MouseButton, MouseScrollDelta};
 use winit::keyboard::KeyCode;
@@ -25,12 +25,14 @@ pub struct Controls {
     back: bool,
     left: bool,
     right: bool,
-    /// Jump held.
-    pub jump: bool,
+    /// Jump key held.
+    jump_key: bool,
     /// Jump pressed since the last frame took it (a tap shorter than a frame still counts).
     pub jump_pressed: bool,
-    /// Crouch held.
-    pub crouch: bool,
+    /// Crouch key held.
+    crouch_key: bool,
+    /// The gamepad's part.
+    pad: Pad,
     dragging: bool,
     last_cursor: Option<(f64, f64)>,
     /// Mouse movement while dragging since the last [`Controls::take_look`] (pixels).
@@ -39,11 +41,99 @@ pub struct Controls {
     zoom: f32,
 }
 
+/// What a gamepad holds: its sticks (after the dead zone) and buttons. Without the `gamepad`
+/// feature nothing writes it (the mapping is still built and tested).
+#[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(not(feature = "gamepad"), allow(dead_code))]
+struct Pad {
+    walk: [f32; 2],
+    look: [f32; 2],
+    jump: bool,
+    crouch: bool,
+}
+
+/// Gamepad buttons the demo uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "gamepad"), allow(dead_code))]
+pub enum PadButton {
+    /// The bottom face button (A on Xbox, cross on PlayStation): jump.
+    South,
+    /// The right face button (B, circle): crouch.
+    East,
+}
+
+/// Stick deflection below which a stick counts as centred (worn sticks rest off centre).
+#[cfg_attr(not(feature = "gamepad"), allow(dead_code))]
+pub const DEAD_ZONE: f32 = 0.15;
+
+/// Camera turn of a fully deflected right stick, in the mouse's units (pixels a second; a
+/// pixel turns the camera 0.005 rad, so this is 2.5 rad/s).
+#[cfg_attr(not(feature = "gamepad"), allow(dead_code))]
+const PAD_LOOK_RATE: f32 = 500.0;
+
+#[cfg_attr(not(feature = "gamepad"), allow(dead_code))]
 impl Controls {
-    /// Stick axes from WASD: x = right, y = forward.
+    /// A gamepad's sticks now (each -1..1, x right, y up): the left walks, the right turns the
+    /// camera.
+    pub fn pad_sticks(&mut self, left: [f32; 2], right: [f32; 2]) {
+        self.pad.walk = dead_zone(left);
+        self.pad.look = dead_zone(right);
+    }
+
+    /// A gamepad button changed.
+    pub fn pad_button(&mut self, button: PadButton, down: bool) {
+        match button {
+            PadButton::South => {
+                self.jump_pressed |= down && !self.pad.jump;
+                self.pad.jump = down;
+            }
+            PadButton::East => self.pad.crouch = down,
+        }
+    }
+
+    /// Adds `dt` seconds of right-stick camera turn to the look (pushing the stick up looks
+    /// up, as dragging the mouse down does).
+    pub fn pad_look(&mut self, dt: f32) {
+        let dt = if dt.is_finite() {
+            dt.clamp(0.0, 0.25)
+        } else {
+            0.0
+        };
+        self.look.0 += self.pad.look[0] * PAD_LOOK_RATE * dt;
+        self.look.1 -= self.pad.look[1] * PAD_LOOK_RATE * dt;
+    }
+}
+
+/// `stick` with the dead zone taken out and the rest rescaled to reach 1 again, its length at
+/// most 1 (x right, y up / forward).
+#[cfg_attr(not(feature = "gamepad"), allow(dead_code))]
+pub fn dead_zone(stick: [f32; 2]) -> [f32; 2] {
+    let [x, y] = stick.map(|v| if v.is_finite() { v } else { 0.0 });
+    let len = (x * x + y * y).sqrt();
+    if len <= DEAD_ZONE {
+        return [0.0, 0.0];
+    }
+    let scaled = ((len - DEAD_ZONE) / (1.0 - DEAD_ZONE)).min(1.0);
+    [x / len * scaled, y / len * scaled]
+}
+
+impl Controls {
+    /// Jump held, on the keyboard or a gamepad.
+    pub fn jump(&self) -> bool {
+        self.jump_key || self.pad.jump
+    }
+
+    /// Crouch held, on the keyboard or a gamepad.
+    pub fn crouch(&self) -> bool {
+        self.crouch_key || self.pad.crouch
+    }
+
+    /// Walk axes from WASD and the left stick together: x = right, y = forward, length at
+    /// most 1.
     pub fn axes(&self) -> [f32; 2] {
-        let x = f32::from(u8::from(self.right)) - f32::from(u8::from(self.left));
-        let y = f32::from(u8::from(self.forward)) - f32::from(u8::from(self.back));
+        let x = f32::from(u8::from(self.right)) - f32::from(u8::from(self.left)) + self.pad.walk[0];
+        let y =
+            f32::from(u8::from(self.forward)) - f32::from(u8::from(self.back)) + self.pad.walk[1];
         let len = (x * x + y * y).sqrt();
         if len > 1.0 {
             [x / len, y / len]
@@ -62,9 +152,9 @@ impl Controls {
             KeyCode::KeyD | KeyCode::ArrowRight => self.right = down,
             KeyCode::Space => {
                 self.jump_pressed |= down && !repeat;
-                self.jump = down;
+                self.jump_key = down;
             }
-            KeyCode::KeyC | KeyCode::ControlLeft => self.crouch = down,
+            KeyCode::KeyC | KeyCode::ControlLeft => self.crouch_key = down,
             _ => {}
         }
         if !down || repeat {
@@ -143,5 +233,45 @@ mod tests {
             Some(Action::SwitchCharacter)
         );
         assert_eq!(c.key(KeyCode::Tab, ElementState::Pressed, true), None);
+    }
+
+    #[test]
+    fn the_left_stick_walks_past_its_dead_zone_and_adds_to_the_keys() {
+        let mut c = Controls::default();
+        // Resting 0.1 off centre: nothing.
+        c.pad_sticks([0.1, -0.05], [0.0, 0.0]);
+        assert_eq!(c.axes(), [0.0, 0.0]);
+        // Half way forward: (0.5 - 0.15) / 0.85 = 0.41 after the dead zone (f32: 1e-6).
+        c.pad_sticks([0.0, 0.5], [0.0, 0.0]);
+        let [x, y] = c.axes();
+        assert_eq!(x, 0.0);
+        assert!((y - 0.35 / 0.85).abs() < 1e-6, "{y}");
+        // Full right with D held is still one unit long; NaN from a broken pad is no input.
+        c.key(KeyCode::KeyD, ElementState::Pressed, false);
+        c.pad_sticks([1.0, 0.0], [0.0, 0.0]);
+        assert_eq!(c.axes(), [1.0, 0.0]);
+        c.pad_sticks([f32::NAN, 0.0], [0.0, 0.0]);
+        assert_eq!(c.axes(), [1.0, 0.0]);
+    }
+
+    #[test]
+    fn pad_buttons_jump_and_crouch_and_the_right_stick_turns_the_camera() {
+        let mut c = Controls::default();
+        c.pad_button(PadButton::South, true);
+        assert!(c.jump() && c.jump_pressed);
+        c.jump_pressed = false;
+        // Held, not pressed again: no second jump latched.
+        c.pad_button(PadButton::South, true);
+        assert!(!c.jump_pressed);
+        c.pad_button(PadButton::South, false);
+        assert!(!c.jump());
+        c.pad_button(PadButton::East, true);
+        assert!(c.crouch());
+        // Full right and up for 0.1 s: 50 "pixels" right and 50 up (looking up).
+        c.pad_sticks([0.0, 0.0], [1.0, 1.0]);
+        c.pad_look(0.1);
+        let (dx, dy) = c.take_look();
+        let r = 500.0 * 0.1 / 2f32.sqrt();
+        assert!((dx - r).abs() < 1e-3 && (dy + r).abs() < 1e-3, "{dx} {dy}");
     }
 }

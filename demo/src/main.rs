@@ -12,6 +12,8 @@ mod cli;
 mod control;
 mod error;
 mod figures;
+#[cfg(feature = "gamepad")]
+mod gamepad;
 mod gpu;
 mod headless;
 mod input;

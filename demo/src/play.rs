@@ -147,8 +147,8 @@ impl Play {
             if std::mem::take(&mut controls.jump_pressed) {
                 input.press_jump();
             }
-            input.jump = controls.jump;
-            input.crouch = controls.crouch;
+            input.jump = controls.jump();
+            input.crouch = controls.crouch();
             input.camera = self.camera.orientation();
         }
         let start = std::time::Instant::now();
