@@ -40,7 +40,7 @@
 //! - `planet`: a ball of radius 30 m at the origin. The character starts on top and walks
 //!   forward at 5 m/s under gravity pointing at the centre (9.81 m/s²). Episode: one great
 //!   circle (2262 steps).
-//! - `rocky_planet`: the rocky planet of `scenes/planet.ron`, from the crate's generator
+//! - `rocky_planet`: the rocky planet of `scenes/rocky.ron`, from the crate's generator
 //!   (`spherewalk::scene::planet(20.0, 60, 1.2, 7)`): a ball of radius 20 m and 60 convex rocks
 //!   up to 0.6 m high half-buried in it, 61 colliders. Gravity and walk as on `planet`, but the
 //!   great circle starts on top heading 135 degrees left of -Z: of the headings tried every 5
@@ -394,7 +394,7 @@ fn slopes(parts: &[Part]) -> String {
     )
 }
 
-/// The rocky planet of `scenes/planet.ron` (radius 20 m, 60 rocks of 1.2 m, seed 7), walked on
+/// The rocky planet of `scenes/rocky.ron` (radius 20 m, 60 rocks of 1.2 m, seed 7), walked on
 /// a great circle that meets rocks.
 fn rocky_planet() -> Scene {
     let generated = spherewalk::scene::planet(20.0, 60, 1.2, 7).unwrap_or_else(|e| panic!("{e}"));

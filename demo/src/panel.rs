@@ -271,7 +271,7 @@ pub fn show(
                 .show(ui, |ui| {
                     ui.label(
                         "WASD walk · drag to look · wheel zoom · Space jump · C crouch · \
-                         Tab next character · F1 debug · 1-6 scenes · R restart · Esc quit",
+                         Tab next character · F1 debug · 1-7 scenes · R restart · Esc quit",
                     );
                 });
         });

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 use crate::error::DemoError;
 
 /// The scenes shipped in `scenes/`, in the order of the number keys.
-pub const SHIPPED_SCENES: [&str; 6] = [
+pub const SHIPPED_SCENES: [&str; 7] = [
     "galaxy",
     "planet",
+    "rocky",
     "walls",
     "playground",
     "platforms",

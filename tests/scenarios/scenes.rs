@@ -8,10 +8,11 @@ use spherewalk::{Pose, Real};
 use std::path::{Path, PathBuf};
 
 /// The scene files the README promises.
-const SHIPPED: [&str; 6] = [
+const SHIPPED: [&str; 7] = [
     "galaxy",
     "playground",
     "planet",
+    "rocky",
     "walls",
     "platforms",
     "crowd",
