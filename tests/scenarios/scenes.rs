@@ -894,3 +894,42 @@ fn the_hero_can_reach_the_moon_from_the_pole_at_its_jump_speed() {
         from_moon.norm()
     );
 }
+
+#[test]
+fn galaxy_scene_looper_walks_round_the_inside_of_the_loop_tunnel() {
+    let mut scene = load("galaxy");
+    let looper = entity(&scene, "looper");
+    let mut seen = Vec::new();
+    for _ in 0..900 {
+        scene.sim.step();
+        let p = pose(&scene, looper);
+        // It stays inside the 6 m tunnel (x, y in -3..3) all the way round (the skin: 1 cm).
+        assert!(
+            p.position.x.abs() < 3.01 && p.position.y.abs() < 3.01,
+            "left the tunnel: {:?}",
+            p.position
+        );
+        let up = p.up();
+        // Which inside face it stands on, by its up (within 2.6 degrees).
+        let face = if up.y > 0.999 {
+            "floor"
+        } else if up.x < -0.999 {
+            "east"
+        } else if up.y < -0.999 {
+            "ceiling"
+        } else if up.x > 0.999 {
+            "west"
+        } else {
+            continue;
+        };
+        if seen.last() != Some(&face) {
+            seen.push(face);
+        }
+    }
+    // At 3 m/s round a 6 m square: 24 m in 8 s, so at least one loop in 15 s, in order.
+    let cycle = ["floor", "east", "ceiling", "west"];
+    assert!(seen.len() >= 5, "visited only {seen:?}");
+    for (k, face) in seen.iter().enumerate() {
+        assert_eq!(*face, cycle[k % 4], "faces visited: {seen:?}");
+    }
+}
