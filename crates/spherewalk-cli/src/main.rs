@@ -1,40 +1,100 @@
-//! `spherewalk-cli run SCENE [--steps N] [--trace OUT.jsonl] [--serial] [--max-* N]`: steps a
+//! `spherewalk-cli run SCENE [--steps N] [--trace OUT.jsonl] [--serial] [--max-* N] [--quiet | --json]`: steps a
 //! scene file headless, optionally writes the JSON Lines trace of every character after every
 //! step, and prints a summary (grounded ratio, deepest penetration, steps per second). The
-//! `--max-*` flags raise the scene budget (`SceneOptions`).
+//! `--max-*` flags raise the scene budget (`SceneOptions`). `spherewalk-cli completions SHELL`
+//! prints a shell completion script. The command line is clap's: `--help`, `--version`,
+//! `--flag=value`; exit codes 0 done, 1 a bad scene or I/O error, 2 a bad command line.
 
 #![forbid(unsafe_code)]
 
+use clap::{CommandFactory, Parser, Subcommand};
 use spherewalk::scene::{self, SceneError, SceneOptions};
 use spherewalk::trace::{TraceRecord, TraceWriter, records};
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
-const USAGE: &str = "usage: spherewalk-cli run SCENE.ron [--steps N] [--trace OUT.jsonl] [--serial]
-                         [--max-colliders N] [--max-triangles N] [--max-characters N]
-                         [--max-characters-per-m2 X]
-
-  --steps N          fixed steps to run (default 600)
-  --trace OUT.jsonl  write one JSON object per character per step
-  --serial           step characters on one thread (results are identical)
-  --max-colliders N  scene budget: most colliders (default 100000)
-  --max-triangles N  scene budget: most heightfield and mesh triangles (default 4000000)
-  --max-characters N scene budget: most characters (default 20000)
-  --max-characters-per-m2 X
-                     scene budget: densest crowd on a sphere, per m² (default 1)";
-
 /// Most steps one run accepts.
 const MAX_STEPS: u64 = 100_000_000;
 
-/// What went wrong, for the message and the exit code.
+/// Steps spherewalk scene files headless: traces, summaries and shell completions.
+#[derive(Debug, Parser)]
+#[command(name = "spherewalk-cli", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Steps a scene file headless, writes its trace when asked, and prints a summary.
+    Run(RunArgs),
+    /// Prints a shell completion script for this tool to stdout.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// The `run` command line.
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// The scene file (RON).
+    #[arg(value_name = "SCENE.ron")]
+    scene: PathBuf,
+    /// Fixed steps to run.
+    #[arg(long, default_value_t = 600, value_parser = steps)]
+    steps: u64,
+    /// Writes one JSON object per character per step to this file.
+    #[arg(long, value_name = "OUT.jsonl")]
+    trace: Option<PathBuf>,
+    /// Steps characters on one thread (the results are identical).
+    #[arg(long)]
+    serial: bool,
+    /// Scene budget: most colliders [default: 100000].
+    #[arg(long, value_name = "N")]
+    max_colliders: Option<u64>,
+    /// Scene budget: most heightfield and mesh triangles [default: 4000000].
+    #[arg(long, value_name = "N")]
+    max_triangles: Option<u64>,
+    /// Scene budget: most characters [default: 20000].
+    #[arg(long, value_name = "N")]
+    max_characters: Option<u64>,
+    /// Scene budget: densest crowd on a sphere, per m² (`inf`: no limit) [default: 1].
+    #[arg(long, value_name = "X", value_parser = density)]
+    max_characters_per_m2: Option<f64>,
+    /// Prints nothing but errors: no progress bar, no summary.
+    #[arg(long, short, conflicts_with = "json")]
+    quiet: bool,
+    /// Prints the summary as one JSON object instead of text, for scripts.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A step count: a whole number in 1..=[`MAX_STEPS`].
+fn steps(value: &str) -> Result<u64, String> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=MAX_STEPS).contains(n))
+        .ok_or_else(|| format!("wants 1..={MAX_STEPS}, got `{value}`"))
+}
+
+/// A crowd density limit: a number >= 0, or `inf`.
+fn density(value: &str) -> Result<f64, String> {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|x| *x >= 0.0)
+        .ok_or_else(|| format!("wants a number >= 0 (or inf), got `{value}`"))
+}
+
+/// What went wrong running a scene; exit code 1 (command-line errors are clap's, code 2).
 #[derive(Debug, Error)]
 enum CliError {
-    #[error("{0}\n\n{USAGE}")]
-    Usage(String),
     #[error(transparent)]
     Scene(#[from] SceneError),
     #[error("{path}: {source}")]
@@ -44,84 +104,37 @@ enum CliError {
     },
 }
 
-/// A parsed `run` command line.
+/// A checked `run`: the arguments and the scene budget they give.
 #[derive(Debug)]
 struct Run {
     scene: PathBuf,
     steps: u64,
     trace: Option<PathBuf>,
     serial: bool,
+    quiet: bool,
+    json: bool,
     /// The scene budget, the defaults raised (or lowered) by the `--max-*` flags.
     options: SceneOptions,
 }
 
-/// The value of a `--max-*` count flag: a whole number.
-fn count_flag(flag: &str, value: Option<&String>) -> Result<u64, CliError> {
-    let value = value.ok_or_else(|| CliError::Usage(format!("{flag} needs a number")))?;
-    value
-        .parse()
-        .map_err(|_| CliError::Usage(format!("{flag} wants a whole number, got `{value}`")))
-}
-
-fn parse(args: &[String]) -> Result<Run, CliError> {
-    let usage = |m: &str| CliError::Usage(m.to_owned());
-    let (command, rest) = args
-        .split_first()
-        .ok_or_else(|| usage("no command given"))?;
-    if command != "run" {
-        return Err(usage(&format!("unknown command `{command}`")));
-    }
-    let mut run = Run {
-        scene: PathBuf::new(),
-        steps: 600,
-        trace: None,
-        serial: false,
-        options: SceneOptions::default(),
-    };
-    let mut scene = None;
-    let mut it = rest.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--steps" => {
-                let value = it.next().ok_or_else(|| usage("--steps needs a number"))?;
-                run.steps = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=MAX_STEPS).contains(n))
-                    .ok_or_else(|| {
-                        usage(&format!("--steps wants 1..={MAX_STEPS}, got `{value}`"))
-                    })?;
-            }
-            "--trace" => {
-                let value = it.next().ok_or_else(|| usage("--trace needs a file"))?;
-                run.trace = Some(PathBuf::from(value));
-            }
-            "--serial" => run.serial = true,
-            "--max-colliders" => run.options.max_colliders = count_flag(arg, it.next())?,
-            "--max-triangles" => run.options.max_triangles = count_flag(arg, it.next())?,
-            "--max-characters" => run.options.max_characters = count_flag(arg, it.next())?,
-            "--max-characters-per-m2" => {
-                let value = it
-                    .next()
-                    .ok_or_else(|| usage("--max-characters-per-m2 needs a number"))?;
-                run.options.max_characters_per_m2 = value
-                    .parse()
-                    .ok()
-                    .filter(|x: &f64| *x >= 0.0)
-                    .ok_or_else(|| {
-                        usage(&format!(
-                            "--max-characters-per-m2 wants a number >= 0 (or inf), got `{value}`"
-                        ))
-                    })?;
-            }
-            "-h" | "--help" => return Err(usage("")),
-            flag if flag.starts_with('-') => return Err(usage(&format!("unknown flag `{flag}`"))),
-            path if scene.is_none() => scene = Some(PathBuf::from(path)),
-            extra => return Err(usage(&format!("unexpected argument `{extra}`"))),
+impl From<RunArgs> for Run {
+    fn from(a: RunArgs) -> Self {
+        let d = SceneOptions::default();
+        Self {
+            options: SceneOptions {
+                max_colliders: a.max_colliders.unwrap_or(d.max_colliders),
+                max_triangles: a.max_triangles.unwrap_or(d.max_triangles),
+                max_characters: a.max_characters.unwrap_or(d.max_characters),
+                max_characters_per_m2: a.max_characters_per_m2.unwrap_or(d.max_characters_per_m2),
+            },
+            scene: a.scene,
+            steps: a.steps,
+            trace: a.trace,
+            serial: a.serial,
+            quiet: a.quiet,
+            json: a.json,
         }
     }
-    run.scene = scene.ok_or_else(|| usage("no scene file given"))?;
-    Ok(run)
 }
 
 /// What the run measured.
@@ -161,12 +174,12 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(total: u64) -> Self {
+    fn new(total: u64, wanted: bool) -> Self {
         Self {
             total,
             shown: None,
             start: Instant::now(),
-            enabled: std::io::stderr().is_terminal(),
+            enabled: wanted && std::io::stderr().is_terminal(),
         }
     }
 
@@ -214,7 +227,7 @@ fn run(run: &Run) -> Result<(), CliError> {
     };
     let mut summary = Summary::default();
     let mut rows = Vec::new();
-    let mut progress = Progress::new(run.steps);
+    let mut progress = Progress::new(run.steps, !run.quiet);
     for done in 1..=run.steps {
         let start = Instant::now();
         scene.sim.step();
@@ -236,8 +249,36 @@ fn run(run: &Run) -> Result<(), CliError> {
     if let (Some(writer), Some(path)) = (trace, &run.trace) {
         writer.finish().map_err(io_err(path))?;
     }
-    print_summary(&scene.name, run, &summary, scene.sim.dt());
+    if run.json {
+        println!(
+            "{}",
+            json_summary(&scene.name, run, &summary, scene.sim.dt())
+        );
+    } else if !run.quiet {
+        print_summary(&scene.name, run, &summary, scene.sim.dt());
+    }
     Ok(())
+}
+
+/// The summary as one JSON object: the same figures as the text, in SI units.
+fn json_summary(name: &str, run: &Run, s: &Summary, dt: f32) -> serde_json::Value {
+    let seconds = s.stepping.as_secs_f64().max(1e-9);
+    let steps = run.steps as f64;
+    serde_json::json!({
+        "scene": name,
+        "path": run.scene.display().to_string(),
+        "steps": run.steps,
+        "dt": dt,
+        "characters": s.characters,
+        "grounded_ratio": s.grounded as f64 / (s.records.max(1)) as f64,
+        "max_penetration": s.deepest.as_ref().map(|d| d.max_penetration),
+        "max_penetration_character": s.deepest.as_ref().map(|d| d.character.clone()),
+        "max_penetration_step": s.deepest.as_ref().map(|d| d.step),
+        "steps_per_second": steps / seconds,
+        "stepping_seconds": seconds,
+        "parallel": !run.serial,
+        "trace": run.trace.as_ref().map(|p| p.display().to_string()),
+    })
 }
 
 fn print_summary(name: &str, run: &Run, s: &Summary, dt: f32) {
@@ -275,18 +316,29 @@ fn print_summary(name: &str, run: &Run, s: &Summary, dt: f32) {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = parse(&args).and_then(|r| run(&r));
-    match result {
+    // Usage errors exit 2 and --help/--version 0, as clap does.
+    let cli = Cli::parse();
+    let run_args = match cli.command {
+        Command::Run(a) => Run::from(a),
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            clap_complete::generate(
+                shell,
+                &mut command,
+                "spherewalk-cli",
+                &mut std::io::stdout(),
+            );
+            return ExitCode::SUCCESS;
+        }
+    };
+    match run(&run_args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let message = match &e {
                 // A bad scene shows its line with a caret: the file is read again by the
                 // loader's own rule (regular files of sane size, never a FIFO or a device).
                 CliError::Scene(scene) => {
-                    let text = args
-                        .get(1)
-                        .and_then(|path| scene::read_scene_text(Path::new(path)).ok());
+                    let text = scene::read_scene_text(&run_args.scene).ok();
                     let mut message = scene.report(text.as_deref());
                     if let SceneError::OverBudget { excess, .. } = scene {
                         let flag = excess.option().replace('_', "-");
@@ -297,10 +349,7 @@ fn main() -> ExitCode {
                 other => format!("error: {other}"),
             };
             let _ = writeln!(std::io::stderr(), "spherewalk-cli: {message}");
-            match e {
-                CliError::Usage(_) => ExitCode::from(2),
-                _ => ExitCode::FAILURE,
-            }
+            ExitCode::FAILURE
         }
     }
 }
@@ -308,6 +357,17 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Parses a `run` command line (without the program name).
+    fn parse(args: &[String]) -> Result<Run, clap::Error> {
+        let argv = std::iter::once("spherewalk-cli".to_owned()).chain(args.iter().cloned());
+        match Cli::try_parse_from(argv)?.command {
+            Command::Run(a) => Ok(a.into()),
+            Command::Completions { .. } => {
+                Err(clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))
+            }
+        }
+    }
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
@@ -366,10 +426,7 @@ mod tests {
             "run a.ron --max-characters-per-m2 -1",
             "run a.ron --max-characters-per-m2 NaN",
         ] {
-            assert!(
-                matches!(parse(&args(line)), Err(CliError::Usage(_))),
-                "accepted `{line}`"
-            );
+            assert!(parse(&args(line)).is_err(), "accepted `{line}`");
         }
     }
 }

@@ -56,10 +56,100 @@ fn runs_the_planet_scene_writes_its_trace_and_prints_a_summary() {
 }
 
 #[test]
+fn help_and_version_behave_like_any_clap_tool() {
+    for args in [
+        &["--help"][..],
+        &["run", "--help"],
+        &["help", "run"],
+        &["--version"],
+    ] {
+        let out = cli().args(args).output().expect("the CLI runs");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !stdout.is_empty() && out.stderr.is_empty(),
+            "{args:?}: {stdout}"
+        );
+    }
+    let out = cli()
+        .args(["run", "--help"])
+        .output()
+        .expect("the CLI runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--steps",
+        "--trace",
+        "--serial",
+        "--max-colliders",
+        "--quiet",
+        "--json",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+    let out = cli().arg("--version").output().expect("the CLI runs");
+    let version = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        version.trim(),
+        format!("spherewalk-cli {}", env!("CARGO_PKG_VERSION"))
+    );
+    let out = cli()
+        .args(["completions", "bash"])
+        .output()
+        .expect("the CLI runs");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("spherewalk-cli"));
+}
+
+#[test]
+fn json_summary_and_quiet_runs_for_scripts() {
+    // `--steps=5` is as good as `--steps 5`.
+    let out = cli()
+        .arg("run")
+        .arg(scene("walls.ron"))
+        .args(["--steps=5", "--json", "--serial"])
+        .output()
+        .expect("the CLI runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(summary["scene"], "walls");
+    assert_eq!(summary["steps"], 5);
+    assert_eq!(summary["characters"], 4);
+    assert_eq!(summary["parallel"], false);
+    // Four characters standing on the tunnel floor: grounded throughout, no penetration
+    // past the 1 cm skin.
+    assert!(summary["grounded_ratio"].as_f64().is_some_and(|g| g > 0.99));
+    assert!(
+        summary["max_penetration"]
+            .as_f64()
+            .is_some_and(|p| p < 0.011)
+    );
+    let out = cli()
+        .arg("run")
+        .arg(scene("walls.ron"))
+        .args(["--steps", "5", "--quiet"])
+        .output()
+        .expect("the CLI runs");
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    // Both at once is a usage error.
+    let out = cli()
+        .arg("run")
+        .arg(scene("walls.ron"))
+        .args(["--quiet", "--json"])
+        .output()
+        .expect("the CLI runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn exits_2_on_usage_errors_and_1_on_a_bad_scene() {
     let out = cli().args(["run"]).output().expect("the CLI runs");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("usage:"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Usage:"));
 
     let bad = std::env::temp_dir().join(format!("spherewalk-cli-bad-{}.ron", std::process::id()));
     std::fs::write(
