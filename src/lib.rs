@@ -12,7 +12,34 @@
 //!   generators scene files use;
 //! - [`trace`]: JSON Lines traces of every character after every step.
 //!
-//! See the README for a walkthrough; its examples run as doctests.
+//! # Walkthrough
+//! The runtime holds the collision world, the characters and the clock; the game adds
+//! scenery, spawns characters, writes their inputs and reads their poses. Here a lift (a
+//! kinematic platform going up 3 m and back every 4 s) carries a character standing on it:
+//! ```
+//! use spherewalk::components::PlatformMotion;
+//! use spherewalk::parry3d::shape::SharedShape;
+//! use spherewalk::{CharacterDesc, ColliderDesc, CollisionWorld, GravityField, Point3, Pose};
+//! use spherewalk::{Sim, SphereStack, Vec3};
+//! let mut sim = Sim::new(CollisionWorld::new(), 1.0 / 60.0)?;
+//! sim.add_gravity(GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)))?;
+//! // A 2 m square lift whose top starts at y = 0.
+//! let lift = ColliderDesc::new(SharedShape::cuboid(1.0, 0.2, 1.0)).translation(0.0, -0.2, 0.0);
+//! let up_and_down = PlatformMotion::Oscillate { offset: Vec3::new(0.0, 3.0, 0.0), period: 4.0 };
+//! sim.add_platform(lift, up_and_down)?;
+//! let stack = SphereStack::capsule(1.8, 0.3, 3)?;
+//! let rider = sim.spawn_character(CharacterDesc::new("rider", stack, Pose::new(Point3::origin())))?;
+//! // Half a period later the lift is at the top, and so is its rider.
+//! for _ in 0..120 {
+//!     sim.step();
+//! }
+//! let view = sim.character(rider).expect("a character");
+//! assert!((view.pose.position.y - 3.0).abs() < 0.01, "{:?}", view.pose.position);
+//! assert_eq!(view.ground, spherewalk::GroundState::Grounded);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//! Scene files say the same in RON ([`scene::load`]). The README walks through both (two
+//! planets and a scene file); its examples run as doctests too.
 
 #![forbid(unsafe_code)]
 

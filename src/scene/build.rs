@@ -467,6 +467,29 @@ impl SceneFile {
 ///
 /// # Errors
 /// Any [`SceneError`], naming the file and, for bad values, the line and column.
+///
+/// # Example
+/// ```
+/// let dir = std::env::temp_dir().join(format!("spherewalk-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("small.ron");
+/// std::fs::write(&path, r#"Scene(
+///     gravity: [Uniform(accel: (0.0, -9.81, 0.0))],
+///     colliders: [Solid(name: "floor", shape: Cuboid(half_extents: (5.0, 0.5, 5.0)), at: (0.0, -0.5, 0.0))],
+///     characters: [Character(name: "hero", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3))],
+/// )"#)?;
+/// let mut scene = spherewalk::scene::load(&path)?;
+/// for _ in 0..30 {
+///     scene.sim.step();
+/// }
+/// assert_eq!(scene.sim.steps(), 30);
+/// // A bad value names the file, the line and the field.
+/// std::fs::write(&path, "Scene(\n  dt: -1.0,\n)")?;
+/// let error = spherewalk::scene::load(&path).err().expect("refused");
+/// assert!(error.to_string().contains("small.ron"), "{error}");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load(path: impl AsRef<Path>) -> Result<Scene, SceneError> {
     load_with(path, &SceneOptions::default())
 }

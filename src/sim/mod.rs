@@ -441,6 +441,30 @@ impl Sim {
 
     /// Adds a frame's time (s) to the clock and runs the fixed steps now due (at most
     /// [`FixedStep::max_steps_per_frame`]); returns how many ran.
+    ///
+    /// # Example
+    /// A game loop: frames of uneven length run whole 1/60 s steps, the remainder carried on,
+    /// and characters are drawn between their last two steps.
+    /// ```
+    /// use spherewalk::parry3d::shape::SharedShape;
+    /// use spherewalk::{CharacterDesc, ColliderDesc, CollisionWorld, GravityField, Point3, Pose};
+    /// use spherewalk::{Sim, SphereStack, Vec3};
+    /// let mut world = CollisionWorld::new();
+    /// world.insert(ColliderDesc::new(SharedShape::cuboid(10.0, 0.5, 10.0)).translation(0.0, -0.5, 0.0))?;
+    /// let mut sim = Sim::new(world, 1.0 / 60.0)?;
+    /// sim.add_gravity(GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)))?;
+    /// let stack = SphereStack::capsule(1.8, 0.3, 3)?;
+    /// let hero = sim.spawn_character(CharacterDesc::new("hero", stack, Pose::new(Point3::origin())))?;
+    /// let mut steps = 0;
+    /// for frame_time in [0.010, 0.025, 0.016, 0.033] {
+    ///     steps += sim.advance(frame_time);
+    ///     let _draw_at = sim.render_pose(hero).expect("a character");
+    /// }
+    /// // 0.084 s of frames: five whole steps, 0.0007 s carried to the next frame.
+    /// assert_eq!(steps, 5);
+    /// assert_eq!(sim.steps(), 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn advance(&mut self, frame_dt: Real) -> u32 {
         let due = self.clock.advance(frame_dt);
         for _ in 0..due {

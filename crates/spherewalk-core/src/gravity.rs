@@ -197,6 +197,19 @@ impl GravityField {
 
     /// A planet: `strength` m/s² toward `centre`, inside a ball of `reach` metres around it,
     /// at priority 1 (so it wins over a level's uniform default).
+    ///
+    /// # Example
+    /// ```
+    /// use spherewalk_core::{GravityField, GravityFields, Point3, Vec3};
+    /// let mut fields = GravityFields::new();
+    /// fields.add(GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)))?;
+    /// fields.add(GravityField::planet(Point3::new(0.0, 100.0, 0.0), 5.0, 30.0))?;
+    /// // Beside the planet its own pull wins: 5 m/s² toward its centre.
+    /// assert_eq!(fields.at(&Point3::new(20.0, 100.0, 0.0)), Vec3::new(-5.0, 0.0, 0.0));
+    /// // Out of its reach, the level's default.
+    /// assert_eq!(fields.at(&Point3::origin()), Vec3::new(0.0, -9.81, 0.0));
+    /// # Ok::<(), spherewalk_core::GravityError>(())
+    /// ```
     pub fn planet(centre: Point3, strength: Real, reach: Real) -> Self {
         Self {
             pull: Pull::Point { centre, strength },

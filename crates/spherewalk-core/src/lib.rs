@@ -15,6 +15,41 @@
 //! never a panic on bad input), then speed, then features. Non-goals here: rigid-body
 //! dynamics (the `spherewalk-rapier` crate pushes and weighs on rapier's bodies) and
 //! networking.
+//!
+//! # Walkthrough
+//! A world, a character, and a fixed-step loop. Here the character walks up a flight of five
+//! 0.2 m steps (its step offset climbs each) and stops on the landing at 1 m:
+//! ```
+//! use spherewalk_core::parry3d::shape::SharedShape;
+//! use spherewalk_core::{
+//!     ColliderDesc, CollisionWorld, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose,
+//!     SphereStack, StepInput, StepReport, Vec3,
+//! };
+//! let mut world = CollisionWorld::new();
+//! world.insert(ColliderDesc::new(SharedShape::cuboid(20.0, 0.5, 20.0)).translation(0.0, -0.5, 0.0))?;
+//! // Step k rises to 0.2 (k + 1) m and reaches back to x = 4.5.
+//! for k in 0..5 {
+//!     let (front, top) = (1.0 + 0.3 * k as f32, 0.2 * (k + 1) as f32);
+//!     let half = Vec3::new(0.5 * (4.5 - front), 0.5 * top, 2.0);
+//!     let desc = ColliderDesc::new(SharedShape::cuboid(half.x, half.y, half.z));
+//!     world.insert(desc.translation(front + half.x, half.y, 0.0))?;
+//! }
+//! // Three 0.3 m spheres in a 1.8 m stack; the default settings climb steps up to 0.35 m.
+//! let motor = Motor::new(SphereStack::capsule(1.8, 0.3, 3)?, MotorSettings::default())?;
+//! let mut pose = Pose::new(Point3::origin());
+//! let (mut state, mut report) = (MotorState::default(), StepReport::new());
+//! let gravity = Vec3::new(0.0, -9.81, 0.0);
+//! for _ in 0..120 {
+//!     // The game writes the intent each step: walk +X at 2 m/s.
+//!     let input = StepInput::new(MoveIntent::walk(Vec3::new(2.0, 0.0, 0.0)), gravity, 1.0 / 60.0);
+//!     motor.step(&world, &mut pose, &mut state, &input, &mut report);
+//! }
+//! assert!(report.is_grounded());
+//! assert!((pose.position.y - 1.0).abs() < 1e-3, "on the landing: {:?}", pose.position);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//! The same step walks round planets when the gravity passed in points at their centre
+//! ([`GravityFields`] picks it by position), and up walls in [`UpFrame::Surface`] mode.
 
 #![forbid(unsafe_code)]
 

@@ -268,6 +268,19 @@ impl SphereStack {
     /// [`ShapeError`] when `count == 0`, the radius is not finite and positive, the height is not
     /// finite or below `2 * radius`, a single sphere cannot span `height`, or the spheres are too
     /// few to overlap.
+    ///
+    /// # Example
+    /// ```
+    /// use spherewalk_core::SphereStack;
+    /// // A 1.8 m character of three 0.3 m spheres: centres at 0.3, 0.9 and 1.5 m.
+    /// let stack = SphereStack::capsule(1.8, 0.3, 3)?;
+    /// let centres: Vec<f32> = stack.spheres().iter().map(|s| s.offset_local).collect();
+    /// assert_eq!(centres, [0.3, 0.9, 1.5]);
+    /// assert_eq!(stack.height(), 1.8);
+    /// // Two spheres of 0.3 m cannot overlap over 3 m: refused, not stretched.
+    /// assert!(SphereStack::capsule(3.0, 0.3, 2).is_err());
+    /// # Ok::<(), spherewalk_core::ShapeError>(())
+    /// ```
     pub fn capsule(height: Real, radius: Real, count: usize) -> Result<Self, ShapeError> {
         if count == 0 {
             return Err(ShapeError::Empty);

@@ -175,6 +175,32 @@ impl Motor {
 
     /// Advances one character by one fixed step, with no contact hooks: see
     /// [`Self::step_with_hooks`].
+    ///
+    /// # Example
+    /// A character steps off a 0.3 m ledge and lands on the floor below it.
+    /// ```
+    /// use spherewalk_core::parry3d::shape::SharedShape;
+    /// use spherewalk_core::{
+    ///     ColliderDesc, CollisionWorld, Motor, MotorSettings, MotorState, MoveIntent, Point3,
+    ///     Pose, SphereStack, StepInput, StepReport, Vec3,
+    /// };
+    /// let mut world = CollisionWorld::new();
+    /// // A floor at y = 0 and a 2 m wide ledge 0.3 m high over x in -2..0.
+    /// world.insert(ColliderDesc::new(SharedShape::cuboid(10.0, 0.5, 10.0)).translation(0.0, -0.5, 0.0))?;
+    /// world.insert(ColliderDesc::new(SharedShape::cuboid(1.0, 0.15, 3.0)).translation(-1.0, 0.15, 0.0))?;
+    /// let motor = Motor::new(SphereStack::capsule(1.8, 0.3, 3)?, MotorSettings::default())?;
+    /// let mut pose = Pose::new(Point3::new(-1.0, 0.3, 0.0));
+    /// let (mut state, mut report) = (MotorState::default(), StepReport::new());
+    /// let walk = MoveIntent::walk(Vec3::new(2.0, 0.0, 0.0));
+    /// let input = StepInput::new(walk, Vec3::new(0.0, -9.81, 0.0), 1.0 / 60.0);
+    /// for _ in 0..90 {
+    ///     motor.step(&world, &mut pose, &mut state, &input, &mut report);
+    /// }
+    /// // 1.5 s at 2 m/s from x = -1: on the floor past the ledge, standing.
+    /// assert!(report.is_grounded());
+    /// assert!(pose.position.x > 1.5 && pose.position.y.abs() < 1e-3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step(
         &self,
         world: &dyn Geometry,

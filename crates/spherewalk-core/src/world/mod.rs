@@ -255,6 +255,26 @@ impl CollisionWorld {
     /// [`WorldError::NonFinitePose`] or [`WorldError::NonFiniteShape`] when the pose, a velocity
     /// or the shape's bounds hold NaN or infinity; [`WorldError::Full`] when `u32::MAX` slots
     /// are in use.
+    ///
+    /// # Example
+    /// ```
+    /// use spherewalk_core::parry3d::shape::SharedShape;
+    /// use spherewalk_core::{ColliderDesc, CollisionWorld, Point3, QueryFilter, Real, Vec3};
+    /// let mut world = CollisionWorld::new();
+    /// let floor = world.insert(
+    ///     ColliderDesc::new(SharedShape::cuboid(5.0, 0.5, 5.0)).translation(0.0, -0.5, 0.0),
+    /// )?;
+    /// // A ray straight down from 2 m meets the floor's top, y = 0, 2 m away.
+    /// let down = -Vec3::y_axis();
+    /// let hit = world
+    ///     .cast_ray(&Point3::new(1.0, 2.0, 1.0), &down, 10.0, &QueryFilter::default())
+    ///     .expect("the floor is there");
+    /// assert_eq!(hit.collider, floor);
+    /// assert!((hit.distance - 2.0).abs() < 1e-5);
+    /// // A shape with a NaN size is refused, not inserted.
+    /// assert!(world.insert(ColliderDesc::new(SharedShape::ball(Real::NAN))).is_err());
+    /// # Ok::<(), spherewalk_core::WorldError>(())
+    /// ```
     pub fn insert(&mut self, desc: ColliderDesc) -> Result<ColliderId, WorldError> {
         let aabb = checked_aabb(&desc)?;
         let solids = primitive::LocalSolids::of(&*desc.shape.0);
