@@ -56,6 +56,7 @@
 mod contact;
 mod gravity;
 mod hooks;
+pub mod interop;
 pub mod math;
 mod pose;
 mod settings;

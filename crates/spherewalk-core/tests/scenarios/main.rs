@@ -18,6 +18,7 @@ mod golden;
 mod gravity;
 mod ground;
 mod hooks;
+mod interop;
 mod knock;
 mod peers_jolt;
 mod peers_rapier;
