@@ -43,6 +43,15 @@
 
 #![forbid(unsafe_code)]
 
+/// Marks the rest of the enclosing block as a named phase for a profiler (feature
+/// `profiling`); without the feature it is nothing at all.
+macro_rules! phase {
+    ($name:literal) => {
+        #[cfg(feature = "profiling")]
+        profiling::scope!($name);
+    };
+}
+
 mod body;
 pub mod components;
 mod events;

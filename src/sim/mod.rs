@@ -400,13 +400,17 @@ impl Sim {
     /// Runs one fixed step of every system, in order (see [`crate::systems`]), and appends the
     /// step's events to the pending ones ([`Sim::events`]).
     pub fn step(&mut self) {
+        phase!("spherewalk: Sim::step");
         let dt = self.clock.dt();
-        systems::move_platforms(&mut self.world, &mut self.collision, dt);
-        systems::script_intents(&mut self.world, dt);
-        systems::wander_intents(&mut self.world, dt);
-        systems::player_intents(&mut self.world, dt);
-        systems::apply_stances(&mut self.world, &mut self.collision);
-        systems::sync_bodies(&self.world, &mut self.collision);
+        {
+            phase!("spherewalk: platforms, inputs, stances, bodies");
+            systems::move_platforms(&mut self.world, &mut self.collision, dt);
+            systems::script_intents(&mut self.world, dt);
+            systems::wander_intents(&mut self.world, dt);
+            systems::player_intents(&mut self.world, dt);
+            systems::apply_stances(&mut self.world, &mut self.collision);
+            systems::sync_bodies(&self.world, &mut self.collision);
+        }
         let hooks: &(dyn ContactHooks + Sync) = match &self.hooks {
             Some(h) => h.as_ref(),
             None => &NoHooks,
@@ -422,14 +426,22 @@ impl Sim {
             }
             None => geometry,
         };
-        systems::step_characters(&mut self.world, geometry, hooks, dt, self.parallel);
-        systems::separate_characters(&mut self.world, &mut self.collision, self.parallel);
-        systems::launch_from_pads(&mut self.world);
+        {
+            phase!("spherewalk: characters");
+            systems::step_characters(&mut self.world, geometry, hooks, dt, self.parallel);
+        }
+        {
+            phase!("spherewalk: separation and pads");
+            systems::separate_characters(&mut self.world, &mut self.collision, self.parallel);
+            systems::launch_from_pads(&mut self.world);
+        }
         #[cfg(feature = "rapier")]
         if let Some(p) = self.physics.as_mut() {
+            phase!("spherewalk: dynamic bodies");
             let fields = systems::gravity_fields(&self.world);
             physics::step_physics(&mut self.world, p, &self.collision, &fields, dt);
         }
+        phase!("spherewalk: events");
         collect_events(&self.world, self.steps, &mut self.events);
         if self.events.len() > MAX_PENDING_EVENTS {
             let excess = self.events.len() - MAX_PENDING_EVENTS;

@@ -2,8 +2,10 @@
 //! Bevy uses: 0.33) or any mint-speaking library (feature `mint`). The library itself stays
 //! on nalgebra; these only copy numbers across. Units and frames are kept: metres, world frame.
 
-use crate::math::{Point3, Quat, Vec3};
-use crate::pose::Pose;
+#[cfg(feature = "glam")]
+use crate::math::{Point3, Vec3};
+#[cfg(any(feature = "glam", feature = "mint"))]
+use crate::{math::Quat, pose::Pose};
 
 /// glam 0.33 conversions (feature `glam`).
 #[cfg(feature = "glam")]

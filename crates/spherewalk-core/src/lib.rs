@@ -53,6 +53,16 @@
 
 #![forbid(unsafe_code)]
 
+/// Marks the rest of the enclosing block as a named phase for a profiler (feature
+/// `profiling`: the `profiling` crate, which the game points at puffin, tracy, optick or
+/// superluminal); without the feature it is nothing at all.
+macro_rules! phase {
+    ($name:literal) => {
+        #[cfg(feature = "profiling")]
+        profiling::scope!($name);
+    };
+}
+
 mod contact;
 mod gravity;
 mod hooks;

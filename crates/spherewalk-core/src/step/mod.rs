@@ -259,6 +259,7 @@ impl Motor {
         hooks: &dyn ContactHooks,
         scratch: &mut StepScratch,
     ) {
+        phase!("spherewalk: step");
         report.reset();
         let Some(clean) = self.sanitize(pose, state, input, report) else {
             report.ground = state.ground;
@@ -307,15 +308,18 @@ impl Motor {
         scratch: &mut StepScratch,
     ) -> bool {
         let mut prims = std::mem::take(&mut scratch.prims);
-        self.gather(
-            world,
-            bounds,
-            pose,
-            state,
-            hooks,
-            &mut scratch.ids,
-            &mut prims,
-        );
+        {
+            phase!("spherewalk: gather");
+            self.gather(
+                world,
+                bounds,
+                pose,
+                state,
+                hooks,
+                &mut scratch.ids,
+                &mut prims,
+            );
+        }
         let budget = Cell::new(0.0);
         let cut_short = Cell::new(false);
         let ctx = StepContext {
@@ -328,9 +332,18 @@ impl Motor {
             cut_short: Some(&cut_short),
             ..self.context(world, &prims)
         };
-        let velocity = self.turn(&ctx, pose, state, clean, report, scratch);
-        let moved = self.move_and_push(&ctx, pose, state, clean, velocity, carry, report, scratch);
-        self.resolve_ground(&ctx, pose, state, &moved, report, scratch);
+        let velocity = {
+            phase!("spherewalk: up frame");
+            self.turn(&ctx, pose, state, clean, report, scratch)
+        };
+        let moved = {
+            phase!("spherewalk: movement and pushback");
+            self.move_and_push(&ctx, pose, state, clean, velocity, carry, report, scratch)
+        };
+        {
+            phase!("spherewalk: ground resolution");
+            self.resolve_ground(&ctx, pose, state, &moved, report, scratch);
+        }
         report.hits_truncated = report.hits.len() >= MAX_HITS;
         // A pushback pass that ended clear exactly here measured it already.
         report.max_penetration = scratch
