@@ -81,6 +81,7 @@ pub enum PlatformMotion {
 
 /// What is wrong with a [`PlatformMotion`] ([`PlatformMotion::check`]).
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MotionError {
     /// A rotation rate that is NaN or infinite (rad/s).
     #[error("the rotation rate must be finite, got {0} rad/s")]

@@ -7,6 +7,7 @@ use crate::components::LastStep;
 
 /// What happened to a character during a step.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum EventKind {
     /// Became stably grounded after not being so.
     Landed,

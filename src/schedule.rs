@@ -5,6 +5,7 @@ use thiserror::Error;
 
 /// Why a [`FixedStep`] was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum ScheduleError {
     /// The fixed step must be finite and in (0, 1] seconds.
     #[error("fixed step must be in (0, 1] s, got {0}")]

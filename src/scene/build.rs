@@ -17,6 +17,7 @@ use thiserror::Error;
 /// Why a scene could not be loaded. Each variant names the file; parse and validation errors
 /// give the line and column in it.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum SceneError {
     /// The file could not be read.
     #[error("{path}: cannot read: {message}")]

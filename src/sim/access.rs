@@ -28,6 +28,7 @@ pub struct CharacterView {
 
 /// Why a write to a character was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum CharacterError {
     /// The entity is not (or no longer) a character.
     #[error("the entity is not a character")]

@@ -96,6 +96,7 @@ impl CharacterDesc {
 
 /// Why something could not be added to a [`Sim`].
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum SpawnError {
     /// The motor settings are out of range.
     #[error(transparent)]

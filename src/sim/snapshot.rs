@@ -51,6 +51,7 @@ struct PlatformState {
 
 /// Why a [`Snapshot`] could not be restored. Nothing is changed then.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SnapshotError {
     /// The snapshot names an entity that is not a character or platform of this Sim, or the
     /// Sim holds one the snapshot does not (spawned or despawned since).

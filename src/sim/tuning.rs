@@ -10,6 +10,7 @@ use thiserror::Error;
 
 /// Why a change to a live character was refused. Nothing changes then.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum TuneError {
     /// The entity is not (or no longer) a character.
     #[error("the entity is not a character")]

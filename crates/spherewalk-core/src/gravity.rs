@@ -156,6 +156,7 @@ pub struct GravityField {
 
 /// Why a gravity field was refused; each variant carries the bad value.
 #[derive(Clone, Copy, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum GravityError {
     /// A uniform acceleration holds NaN or infinity (m/s²).
     #[error("uniform gravity is not finite: {0:?}")]

@@ -101,6 +101,7 @@ impl Default for MotorSettings {
 
 /// Why [`MotorSettings`] were refused. Each variant names the field and carries its value.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum SettingsError {
     /// A field is NaN or infinite, or outside its documented range.
     #[error("setting `{field}` = {value} is out of range ({expected})")]

@@ -35,6 +35,7 @@ pub struct StackSphere {
 
 /// Why a [`SphereStack`] could not be built. Every variant carries the offending value.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum ShapeError {
     /// The stack has no sphere (`count == 0` or an empty list).
     #[error("a sphere stack needs at least one sphere")]

@@ -36,6 +36,7 @@ impl Default for BodySettings {
 
 /// Why [`BodySettings`] were refused.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum BodySettingsError {
     /// `mass` is not a finite number above zero (kg).
     Mass(Real),

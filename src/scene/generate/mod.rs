@@ -56,6 +56,7 @@ impl Part {
 /// Why a generator refused its parameters; each variant carries the parameter's name and the
 /// bad value.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// A length (m) is NaN, infinite, zero, negative or above [`MAX_LENGTH`].
     #[error("`{field}` must be a finite length in (0, {max}] m, got {value}", max = MAX_LENGTH)]

@@ -6,6 +6,7 @@ use thiserror::Error;
 
 /// Why [`trimesh_from_obj`] refused its text. Line numbers are 1-based.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum ObjError {
     /// A vertex coordinate or face index is not a finite number, or a vertex has fewer than 3
     /// coordinates. `text` is the offending token, or the whole line when one is missing.

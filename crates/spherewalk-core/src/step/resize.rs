@@ -11,6 +11,7 @@ use thiserror::Error;
 
 /// Why [`Motor::resize`] kept the old stack.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum ResizeError {
     /// The motor's settings are out of scale with the new stack (see [`Motor::new`]).
     #[error(transparent)]

@@ -184,6 +184,7 @@ pub const MAX_COORD: Real = 1.0e6;
 
 /// Why a collider was refused by a [`CollisionWorld`].
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum WorldError {
     /// The pose or a velocity holds NaN or infinity.
     #[error("collider pose or velocity is not finite: translation {translation:?}")]
