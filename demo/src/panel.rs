@@ -282,15 +282,9 @@ pub fn show(
 mod tests {
     use super::*;
 
-    fn play(name: &str) -> Play {
-        let path = crate::scenes::shipped_scene(name);
-        let scene = crate::scenes::load_scene(&path).expect("shipped scene loads");
-        Play::new(scene, path)
-    }
-
     #[test]
     fn panel_edits_reach_the_controlled_character_and_refusals_are_reported() {
-        let mut play = play("playground");
+        let mut play = Play::shipped("playground");
         let before = read(&play).expect("a controlled character");
         assert_eq!(before.spheres, 3);
         // Five spheres of 0.25 m in a 2.0 m stack, a 30 degree limit, surface mode, 7 m/s jumps.

@@ -71,6 +71,14 @@ impl Play {
         play
     }
 
+    /// Plays the shipped scene `name` (tests).
+    #[cfg(test)]
+    pub fn shipped(name: &str) -> Self {
+        let path = crate::scenes::shipped_scene(name);
+        let scene = crate::scenes::load_scene(&path).expect("shipped scene loads");
+        Self::new(scene, path)
+    }
+
     /// The scenery's shapes and colours, for [`crate::render::Renderer::set_scenery`].
     pub fn scenery_shapes(&self) -> Vec<SceneryShape<'_>> {
         self.scenery
@@ -192,9 +200,7 @@ mod tests {
     use winit::keyboard::KeyCode;
 
     fn play(name: &str) -> Play {
-        let path = crate::scenes::shipped_scene(name);
-        let scene = crate::scenes::load_scene(&path).expect("shipped scene loads");
-        Play::new(scene, path)
+        Play::shipped(name)
     }
 
     fn position(play: &Play) -> spherewalk::Point3 {
