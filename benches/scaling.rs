@@ -53,9 +53,10 @@ fn crowd(count: u32) -> Scene {
     let name = format!("scaling_{count}.ron");
     let path = Path::new(&name);
     let file = SceneFile::parse(&scene_text(count), path).unwrap_or_else(|e| panic!("{e}"));
-    let options = SceneOptions {
-        max_characters: u64::from(count) + 1,
-        ..SceneOptions::default()
+    let options = {
+        let mut v = SceneOptions::default();
+        v.max_characters = u64::from(count) + 1;
+        v
     };
     let start = Instant::now();
     let mut scene = file

@@ -17,15 +17,15 @@ use std::path::Path;
 ///
 /// ```
 /// use spherewalk::scene::SceneOptions;
-/// let options = SceneOptions {
-///     max_characters: 50_000,
-///     ..SceneOptions::default()
-/// };
+/// // The struct is non-exhaustive (it may gain limits): start from the defaults.
+/// let mut options = SceneOptions::default();
+/// options.max_characters = 50_000;
 /// assert_eq!(options.max_colliders, 100_000);
 /// ```
 ///
 /// `u64::MAX` (and `f64::INFINITY` for the density) lifts a limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SceneOptions {
     /// Most colliders the scene inserts into the collision world (count): one per primitive,
     /// per generated part (stair step, grid cube, planet ball and each rock), per heightfield,

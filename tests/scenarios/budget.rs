@@ -156,9 +156,10 @@ fn regression_crowd_100k_on_40m_planet_over_budget() {
     let built = file.build(&dir, Path::new("crowd.ron"));
     assert_eq!(over_budget(built).1, excess);
     // With the density lifted, the total of characters (100,000 plus the hero) is over.
-    let lifted = SceneOptions {
-        max_characters_per_m2: f64::INFINITY,
-        ..SceneOptions::default()
+    let lifted = {
+        let mut v = SceneOptions::default();
+        v.max_characters_per_m2 = f64::INFINITY;
+        v
     };
     let (item, excess, _) = over_budget(file.build_with(&dir, Path::new("crowd.ron"), &lifted));
     assert_eq!(item, "walker");
@@ -207,9 +208,10 @@ fn raised_options_let_a_dense_crowd_through() {
         max_relative = 1e-12
     );
     assert_eq!(limit, 1.0);
-    let raised = SceneOptions {
-        max_characters_per_m2: 4.0,
-        ..SceneOptions::default()
+    let raised = {
+        let mut v = SceneOptions::default();
+        v.max_characters_per_m2 = 4.0;
+        v
     };
     let (result, _) = load_text(&dir, "dense.ron", text, &raised);
     let scene = result.unwrap_or_else(|e| panic!("{e}"));
@@ -251,11 +253,13 @@ fn budgets_count_every_item_and_a_scene_at_the_limit_loads() {
     )";
     // The grid crowd has no density budget (only sphere spreads do), so 0 per m² refuses
     // nothing here.
-    let exact = SceneOptions {
-        max_colliders: 24,
-        max_triangles: 2050,
-        max_characters: 22,
-        max_characters_per_m2: 0.0,
+    let exact = {
+        let mut v = SceneOptions::default();
+        v.max_colliders = 24;
+        v.max_triangles = 2050;
+        v.max_characters = 22;
+        v.max_characters_per_m2 = 0.0;
+        v
     };
     let (result, _) = load_text(&dir, "limits.ron", text, &exact);
     let scene = result.unwrap_or_else(|e| panic!("{e}"));
@@ -266,9 +270,10 @@ fn budgets_count_every_item_and_a_scene_at_the_limit_loads() {
     );
     let cases = [
         (
-            SceneOptions {
-                max_colliders: 23,
-                ..exact
+            {
+                let mut v = exact;
+                v.max_colliders = 23;
+                v
             },
             "lift",
             Excess::Colliders {
@@ -277,9 +282,10 @@ fn budgets_count_every_item_and_a_scene_at_the_limit_loads() {
             },
         ),
         (
-            SceneOptions {
-                max_triangles: 2049,
-                ..exact
+            {
+                let mut v = exact;
+                v.max_triangles = 2049;
+                v
             },
             "quad",
             Excess::Triangles {
@@ -288,9 +294,10 @@ fn budgets_count_every_item_and_a_scene_at_the_limit_loads() {
             },
         ),
         (
-            SceneOptions {
-                max_triangles: 2047,
-                ..exact
+            {
+                let mut v = exact;
+                v.max_triangles = 2047;
+                v
             },
             "hills",
             Excess::Triangles {
@@ -299,9 +306,10 @@ fn budgets_count_every_item_and_a_scene_at_the_limit_loads() {
             },
         ),
         (
-            SceneOptions {
-                max_characters: 21,
-                ..exact
+            {
+                let mut v = exact;
+                v.max_characters = 21;
+                v
             },
             "walker",
             Excess::Characters {
@@ -310,9 +318,10 @@ fn budgets_count_every_item_and_a_scene_at_the_limit_loads() {
             },
         ),
         (
-            SceneOptions {
-                max_characters: 1,
-                ..exact
+            {
+                let mut v = exact;
+                v.max_characters = 1;
+                v
             },
             "b",
             Excess::Characters {

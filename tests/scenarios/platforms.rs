@@ -45,9 +45,10 @@ fn a_seesaw_tilted_by_game_code_tilts_a_surface_rider_and_carries_an_upright_one
         let mut sim = floor_sim();
         let centre = Vec3::new(0.0, 1.0, 0.0);
         let board = driven(&mut sim, [3.0, 0.1, 1.0], Iso::translation(0.0, 1.0, 0.0));
-        let settings = MotorSettings {
-            up_frame,
-            ..MotorSettings::default()
+        let settings = {
+            let mut v = MotorSettings::default();
+            v.up_frame = up_frame;
+            v
         };
         // On the rising end, 1.5 m from the pivot.
         let e = rider(&mut sim, Point3::new(1.5, 1.1, 0.0), settings, Input::None);
@@ -148,9 +149,10 @@ fn a_jump_off_a_moving_ferry_lands_where_the_inherited_speed_predicts() {
     for keep in [true, false] {
         let mut sim = floor_sim();
         let ferry = driven(&mut sim, [1.5, 0.25, 1.5], Iso::translation(0.0, 0.25, 0.0));
-        let settings = MotorSettings {
-            keep_ground_velocity: keep,
-            ..MotorSettings::default()
+        let settings = {
+            let mut v = MotorSettings::default();
+            v.keep_ground_velocity = keep;
+            v
         };
         let script = Script::new(
             vec![Command::Wait { seconds: 1.0 }, Command::Jump { speed: 4.0 }],

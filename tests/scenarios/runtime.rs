@@ -869,9 +869,10 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
     );
     assert_abs_diff_eq!(height(&sim, under), 1.2, epsilon = 1e-6);
     // New settings: a 10 degree slope limit applies from the next step.
-    let settings = MotorSettings {
-        slope_limit: 10f32.to_radians(),
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.slope_limit = 10f32.to_radians();
+        v
     };
     sim.set_motor_settings(open, settings).expect("valid");
     let limit = sim
@@ -881,9 +882,10 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
         .expect("character");
     assert_abs_diff_eq!(limit, 10f32.to_radians(), epsilon = 1e-6);
     // Bad settings are refused by name, and the old ones stay.
-    let bad = MotorSettings {
-        skin_width: Real::NAN,
-        ..MotorSettings::default()
+    let bad = {
+        let mut v = MotorSettings::default();
+        v.skin_width = Real::NAN;
+        v
     };
     assert!(matches!(
         sim.set_motor_settings(open, bad),

@@ -121,11 +121,14 @@ impl From<RunArgs> for Run {
     fn from(a: RunArgs) -> Self {
         let d = SceneOptions::default();
         Self {
-            options: SceneOptions {
-                max_colliders: a.max_colliders.unwrap_or(d.max_colliders),
-                max_triangles: a.max_triangles.unwrap_or(d.max_triangles),
-                max_characters: a.max_characters.unwrap_or(d.max_characters),
-                max_characters_per_m2: a.max_characters_per_m2.unwrap_or(d.max_characters_per_m2),
+            options: {
+                let mut v = SceneOptions::default();
+                v.max_colliders = a.max_colliders.unwrap_or(d.max_colliders);
+                v.max_triangles = a.max_triangles.unwrap_or(d.max_triangles);
+                v.max_characters = a.max_characters.unwrap_or(d.max_characters);
+                v.max_characters_per_m2 =
+                    a.max_characters_per_m2.unwrap_or(d.max_characters_per_m2);
+                v
             },
             scene: a.scene,
             steps: a.steps,
@@ -394,11 +397,13 @@ mod tests {
              --max-characters-per-m2 2.5",
         ))
         .expect("valid");
-        let expected = SceneOptions {
-            max_colliders: 200_000,
-            max_triangles: 5,
-            max_characters: 30_000,
-            max_characters_per_m2: 2.5,
+        let expected = {
+            let mut v = SceneOptions::default();
+            v.max_colliders = 200_000;
+            v.max_triangles = 5;
+            v.max_characters = 30_000;
+            v.max_characters_per_m2 = 2.5;
+            v
         };
         assert_eq!(r.options, expected);
         let r = parse(&args("run a.ron --max-characters-per-m2 inf")).expect("valid");

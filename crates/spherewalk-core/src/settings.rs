@@ -24,6 +24,7 @@ pub enum UpFrame {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
+#[non_exhaustive]
 pub struct MotorSettings {
     /// Steepest walkable slope (rad, in `[0, pi/2)`): steeper ground is a wall while walking and
     /// slides under gravity when stood on.

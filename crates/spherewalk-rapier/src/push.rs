@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 /// How a character meets dynamic bodies (Jolt's `CharacterVirtual` mass and strength).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct BodySettings {
     /// The character's mass (kg): its weight presses on a dynamic body it stands on.
     pub mass: Real,

@@ -235,9 +235,10 @@ fn bad_push_inputs_push_nothing_and_bad_settings_are_named() {
     let wanted = Vec3::new(0.0, 0.0, -WALK);
     let good = BodySettings::default();
     let nan = Vec3::new(Real::NAN, 0.0, 0.0);
-    let weak = BodySettings {
-        max_strength: -1.0,
-        ..good
+    let weak = {
+        let mut v = good;
+        v.max_strength = -1.0;
+        v
     };
     let none = Pushed::default();
     assert_eq!(
@@ -259,7 +260,11 @@ fn bad_push_inputs_push_nothing_and_bad_settings_are_named() {
         none
     );
     assert_eq!(weak.validate(), Err(BodySettingsError::MaxStrength(-1.0)));
-    let light = BodySettings { mass: 0.0, ..good };
+    let light = {
+        let mut v = good;
+        v.mass = 0.0;
+        v
+    };
     assert_eq!(light.validate(), Err(BodySettingsError::Mass(0.0)));
     // Nothing was applied: the crate's velocity is what rapier left it (bit for bit).
     assert_eq!(*physics.bodies[crate_body].linvel(), velocity);
@@ -288,9 +293,10 @@ fn ball_hits(receive_impulses: bool) -> (Point3, Vec3, Real, Real) {
         .colliders
         .insert_with_parent(collider, ball, &mut physics.bodies);
     let mut walker = Walker::new(&mut physics, Point3::origin());
-    let settings = BodySettings {
-        receive_impulses,
-        ..BodySettings::default()
+    let settings = {
+        let mut v = BodySettings::default();
+        v.receive_impulses = receive_impulses;
+        v
     };
     let (mut closest, mut strongest): (Real, Real) = (Real::INFINITY, 0.0);
     for _ in 0..120 {

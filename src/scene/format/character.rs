@@ -91,9 +91,10 @@ impl SettingsDesc {
                 "`up_turn_rate_deg` = {d} is out of range (> 0 degrees per second)"
             ));
         }
-        let mut s = MotorSettings {
-            up_frame,
-            ..MotorSettings::default()
+        let mut s = {
+            let mut v = MotorSettings::default();
+            v.up_frame = up_frame;
+            v
         };
         let set = |slot: &mut Real, v: Option<Real>| {
             if let Some(v) = v {

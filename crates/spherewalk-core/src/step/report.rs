@@ -44,6 +44,7 @@ impl InputFlags {
 /// Everything a step did. Reuse one report per character: its buffers keep their capacity.
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct StepReport {
     /// Ground state after the step.
     pub ground: GroundState,

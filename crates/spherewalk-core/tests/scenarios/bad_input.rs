@@ -89,9 +89,10 @@ fn each_out_of_range_field_is_named_with_its_value() {
 
 #[test]
 fn slope_limit_of_a_quarter_turn_is_out_of_range() {
-    let settings = MotorSettings {
-        slope_limit: FRAC_PI_2,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.slope_limit = FRAC_PI_2;
+        v
     };
     let err = settings
         .validate()
@@ -104,20 +105,22 @@ fn slope_limit_of_a_quarter_turn_is_out_of_range() {
 
 #[test]
 fn range_boundaries_are_accepted() {
-    let edge = MotorSettings {
-        slope_limit: 0.0,
-        step_height: 0.0,
-        min_step_depth: 0.0,
-        ground_clamp_distance: 0.0,
-        air_acceleration: 0.0,
-        max_substep_fraction: 1.0,
-        max_pushback_iterations: 1,
-        ..MotorSettings::default()
+    let edge = {
+        let mut v = MotorSettings::default();
+        v.slope_limit = 0.0;
+        v.step_height = 0.0;
+        v.min_step_depth = 0.0;
+        v.ground_clamp_distance = 0.0;
+        v.air_acceleration = 0.0;
+        v.max_substep_fraction = 1.0;
+        v.max_pushback_iterations = 1;
+        v
     };
     assert_eq!(edge.validate(), Ok(()));
-    let steep = MotorSettings {
-        slope_limit: FRAC_PI_2 - 1e-3,
-        ..MotorSettings::default()
+    let steep = {
+        let mut v = MotorSettings::default();
+        v.slope_limit = FRAC_PI_2 - 1e-3;
+        v
     };
     assert_eq!(steep.validate(), Ok(()));
     for up_frame in [
@@ -126,9 +129,10 @@ fn range_boundaries_are_accepted() {
         UpFrame::Fixed(Vec3::new(0.0, 2.0, 0.0)),
     ] {
         assert_eq!(
-            MotorSettings {
-                up_frame,
-                ..MotorSettings::default()
+            {
+                let mut v = MotorSettings::default();
+                v.up_frame = up_frame;
+                v
             }
             .validate(),
             Ok(()),
@@ -139,9 +143,10 @@ fn range_boundaries_are_accepted() {
 
 #[test]
 fn zero_pushback_iterations_are_refused() {
-    let settings = MotorSettings {
-        max_pushback_iterations: 0,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.max_pushback_iterations = 0;
+        v
     };
     assert_eq!(
         settings.validate(),
@@ -151,17 +156,19 @@ fn zero_pushback_iterations_are_refused() {
 
 #[test]
 fn zero_or_nan_fixed_up_is_refused() {
-    let zero = MotorSettings {
-        up_frame: UpFrame::Fixed(Vec3::zeros()),
-        ..MotorSettings::default()
+    let zero = {
+        let mut v = MotorSettings::default();
+        v.up_frame = UpFrame::Fixed(Vec3::zeros());
+        v
     };
     assert_eq!(
         zero.validate(),
         Err(SettingsError::InvalidFixedUp([0.0, 0.0, 0.0]))
     );
-    let nan = MotorSettings {
-        up_frame: UpFrame::Fixed(Vec3::new(Real::NAN, 1.0, 0.0)),
-        ..MotorSettings::default()
+    let nan = {
+        let mut v = MotorSettings::default();
+        v.up_frame = UpFrame::Fixed(Vec3::new(Real::NAN, 1.0, 0.0));
+        v
     };
     match nan.validate() {
         Err(SettingsError::InvalidFixedUp([x, y, z])) => {
@@ -170,9 +177,10 @@ fn zero_or_nan_fixed_up_is_refused() {
         }
         other => panic!("expected InvalidFixedUp, got {other:?}"),
     }
-    let inf = MotorSettings {
-        up_frame: UpFrame::Fixed(Vec3::new(0.0, Real::INFINITY, 0.0)),
-        ..MotorSettings::default()
+    let inf = {
+        let mut v = MotorSettings::default();
+        v.up_frame = UpFrame::Fixed(Vec3::new(0.0, Real::INFINITY, 0.0));
+        v
     };
     assert_eq!(
         inf.validate(),
@@ -183,10 +191,11 @@ fn zero_or_nan_fixed_up_is_refused() {
 #[test]
 fn the_first_bad_field_is_reported() {
     // Fields are checked in declaration order: slope_limit before skin_width.
-    let settings = MotorSettings {
-        slope_limit: -1.0,
-        skin_width: 0.0,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.slope_limit = -1.0;
+        v.skin_width = 0.0;
+        v
     };
     assert!(matches!(
         settings.validate(),
@@ -211,17 +220,19 @@ fn motor_new_propagates_the_settings_error() {
             other => panic!("{name} = {bad}: expected OutOfRange, got {other:?}"),
         }
     }
-    let none = MotorSettings {
-        max_pushback_iterations: 0,
-        ..MotorSettings::default()
+    let none = {
+        let mut v = MotorSettings::default();
+        v.max_pushback_iterations = 0;
+        v
     };
     assert_eq!(
         Motor::new(stack(), none).err(),
         Some(SettingsError::NoPushbackIterations)
     );
-    let zero_up = MotorSettings {
-        up_frame: UpFrame::Fixed(Vec3::zeros()),
-        ..MotorSettings::default()
+    let zero_up = {
+        let mut v = MotorSettings::default();
+        v.up_frame = UpFrame::Fixed(Vec3::zeros());
+        v
     };
     assert_eq!(
         Motor::new(stack(), zero_up).err(),
@@ -828,9 +839,10 @@ fn huge_gravity_is_clamped_and_flagged() {
 /// substeps. The fraction now lives in [0.01, 1].
 #[test]
 fn regression_max_substep_fraction_1e_30_hung_the_step() {
-    let settings = MotorSettings {
-        max_substep_fraction: 1e-30,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.max_substep_fraction = 1e-30;
+        v
     };
     let err = Motor::new(SphereStack::capsule(1.8, 0.3, 3).expect("stack"), settings)
         .expect_err("refused");
@@ -865,9 +877,10 @@ fn regression_radius_1e_30_hung_the_step() {
 /// `max_dt: 1e30` with dt 1e30 did the same; `max_dt` now lives in (0, 1] s.
 #[test]
 fn regression_max_dt_1e30_hung_the_step() {
-    let settings = MotorSettings {
-        max_dt: 1e30,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.max_dt = 1e30;
+        v
     };
     assert!(Motor::new(SphereStack::capsule(1.8, 0.3, 3).expect("stack"), settings).is_err());
 }
@@ -877,9 +890,10 @@ fn regression_max_dt_1e30_hung_the_step() {
 /// Iterations now stop at 64 and a step records at most `MAX_HITS` contacts.
 #[test]
 fn regression_4e9_pushback_iterations_ate_memory() {
-    let settings = MotorSettings {
-        max_pushback_iterations: 4_000_000_000,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.max_pushback_iterations = 4_000_000_000;
+        v
     };
     assert_eq!(
         Motor::new(SphereStack::capsule(1.8, 0.3, 3).expect("stack"), settings)
@@ -887,10 +901,11 @@ fn regression_4e9_pushback_iterations_ate_memory() {
         SettingsError::TooManyPushbackIterations(4_000_000_000)
     );
     // The most iterations, squeezed between walls 0.4 m apart, at the highest speed.
-    let settings = MotorSettings {
-        max_pushback_iterations: spherewalk_core::MAX_PUSHBACK_ITERATIONS,
-        max_substep_fraction: 0.01,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.max_pushback_iterations = spherewalk_core::MAX_PUSHBACK_ITERATIONS;
+        v.max_substep_fraction = 0.01;
+        v
     };
     let mut scene = Scene::new(Frame::world_up());
     scene.add_floor(20.0);
@@ -913,12 +928,13 @@ fn regression_4e9_pushback_iterations_ate_memory() {
 fn the_substep_count_is_capped() {
     let stack = SphereStack::capsule(0.01, 1e-3, 6).expect("1 mm spheres");
     // Skin and step height in scale with a 1 cm character.
-    let settings = MotorSettings {
-        max_substep_fraction: 0.01,
-        max_dt: 1.0,
-        skin_width: 1e-4,
-        step_height: 0.002,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.max_substep_fraction = 0.01;
+        v.max_dt = 1.0;
+        v.skin_width = 1e-4;
+        v.step_height = 0.002;
+        v
     };
     let motor = Motor::new(stack, settings).expect("valid");
     let mut scene = Scene::new(Frame::world_up());
@@ -939,16 +955,18 @@ fn regression_skin_width_1e30_and_step_height_3_m_are_out_of_scale() {
     let stack = || SphereStack::capsule(1.8, 0.3, 3).expect("stack");
     for (settings, field) in [
         (
-            MotorSettings {
-                skin_width: 1e30,
-                ..MotorSettings::default()
+            {
+                let mut v = MotorSettings::default();
+                v.skin_width = 1e30;
+                v
             },
             "skin_width",
         ),
         (
-            MotorSettings {
-                step_height: 3.0,
-                ..MotorSettings::default()
+            {
+                let mut v = MotorSettings::default();
+                v.step_height = 3.0;
+                v
             },
             "step_height",
         ),
@@ -956,9 +974,10 @@ fn regression_skin_width_1e30_and_step_height_3_m_are_out_of_scale() {
         // alone, and the character sank through the floor. At most a tenth of the smallest
         // radius (0.03 m here).
         (
-            MotorSettings {
-                penetration_tolerance: 0.031,
-                ..MotorSettings::default()
+            {
+                let mut v = MotorSettings::default();
+                v.penetration_tolerance = 0.031;
+                v
             },
             "penetration_tolerance",
         ),
@@ -970,11 +989,12 @@ fn regression_skin_width_1e30_and_step_height_3_m_are_out_of_scale() {
     }
     // The largest that fit: a skin of half the radius, a tolerance of a tenth of it, a step
     // just under the height.
-    let fits = MotorSettings {
-        skin_width: 0.15,
-        penetration_tolerance: 0.03,
-        step_height: 1.79,
-        ..MotorSettings::default()
+    let fits = {
+        let mut v = MotorSettings::default();
+        v.skin_width = 0.15;
+        v.penetration_tolerance = 0.03;
+        v.step_height = 1.79;
+        v
     };
     assert!(Motor::new(stack(), fits).is_ok());
 }

@@ -171,9 +171,10 @@ fn a_jump_just_after_walking_off_a_ledge_still_launches() {
             // A ledge whose edge is x = 0, 5 m above a lower floor.
             scene.add_box([-10.0, -1.0, -5.0], [0.0, 0.0, 5.0]);
             scene.add_box([-10.0, -6.0, -5.0], [10.0, -5.0, 5.0]);
-            let settings = MotorSettings {
-                coyote_time: coyote,
-                ..MotorSettings::default()
+            let settings = {
+                let mut v = MotorSettings::default();
+                v.coyote_time = coyote;
+                v
             };
             let mut r = Runner::new(scene, capsule_motor(settings), Point3::new(-1.0, 0.0, 0.0));
             r.settle(5);

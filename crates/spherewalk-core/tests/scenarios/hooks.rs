@@ -150,9 +150,10 @@ fn penetration_recovery_speed_eases_a_spawned_character_out() {
         let mut scene = Scene::new(frame);
         scene.add_floor(20.0);
         scene.add_box([0.0, -0.5, -1.0], [2.0, 2.5, 1.0]);
-        let settings = MotorSettings {
-            penetration_recovery_speed: Some(1.0),
-            ..MotorSettings::default()
+        let settings = {
+            let mut v = MotorSettings::default();
+            v.penetration_recovery_speed = Some(1.0);
+            v
         };
         let mut run = Runner::new(scene, capsule_motor(settings), Point3::new(0.3, 0.0, 0.0));
         let mut depth = run.penetration();
@@ -190,9 +191,10 @@ fn an_impossible_squeeze_reports_an_exhausted_pushback() {
     scene.add_floor(20.0);
     scene.add_box([-2.0, 0.0, -10.0], [-0.2, 3.0, 10.0]);
     scene.add_box([0.2, 0.0, -10.0], [2.0, 3.0, 10.0]);
-    let settings = MotorSettings {
-        max_pushback_iterations: 1,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.max_pushback_iterations = 1;
+        v
     };
     let mut run = Runner::new(scene, capsule_motor(settings), Point3::new(0.0, 0.0, 0.0));
     run.step(Vec3::zeros());

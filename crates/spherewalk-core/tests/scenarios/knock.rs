@@ -38,9 +38,10 @@ fn a_knock_slides_a_standing_character_and_wears_off() {
 
 #[test]
 fn a_knock_adds_to_walking_and_zero_deceleration_keeps_it() {
-    let settings = MotorSettings {
-        knock_deceleration: 0.0,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.knock_deceleration = 0.0;
+        v
     };
     let mut r = knocked(Frame::world_up(), 1.0, settings);
     let start = r.pose.position;
@@ -61,9 +62,10 @@ fn a_knock_adds_to_walking_and_zero_deceleration_keeps_it() {
 fn an_airborne_knock_is_momentum() {
     let mut scene = Scene::new(Frame::world_up());
     scene.add_floor(20.0);
-    let settings = MotorSettings {
-        air_acceleration: 0.0,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.air_acceleration = 0.0;
+        v
     };
     let mut r = Runner::new(scene, capsule_motor(settings), Point3::new(0.0, 3.0, 0.0));
     r.state.knock = Vec3::new(3.0, 0.0, 0.0);
@@ -87,9 +89,10 @@ fn a_non_finite_knock_is_dropped() {
     }
     // Settings refuse a negative or NaN deceleration.
     for bad in [-1.0, Real::NAN] {
-        let s = MotorSettings {
-            knock_deceleration: bad,
-            ..MotorSettings::default()
+        let s = {
+            let mut v = MotorSettings::default();
+            v.knock_deceleration = bad;
+            v
         };
         assert!(s.validate().is_err(), "{bad}");
     }

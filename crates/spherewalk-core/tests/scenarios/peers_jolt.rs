@@ -27,12 +27,13 @@ fn jolt_stack() -> SphereStack {
 
 /// Jolt's default `CharacterVirtualSettings` and `ExtendedUpdateSettings`, in our terms.
 fn jolt_settings() -> MotorSettings {
-    MotorSettings {
-        slope_limit: 50f32.to_radians(),
-        step_height: 0.4,
-        ground_clamp_distance: 0.5,
-        air_acceleration: 1.0e4,
-        ..MotorSettings::default()
+    {
+        let mut v = MotorSettings::default();
+        v.slope_limit = 50f32.to_radians();
+        v.step_height = 0.4;
+        v.ground_clamp_distance = 0.5;
+        v.air_acceleration = 1.0e4;
+        v
     }
 }
 
@@ -227,9 +228,10 @@ fn jolt_moving_on_slope() {
 fn jolt_stick_to_floor() {
     for clamp in [0.5, 0.0] {
         let (scene, _, start) = jolt_slope(45f32.to_radians());
-        let settings = MotorSettings {
-            ground_clamp_distance: clamp,
-            ..jolt_settings()
+        let settings = {
+            let mut v = jolt_settings();
+            v.ground_clamp_distance = clamp;
+            v
         };
         let mut r = runner_at(scene, settings, start, DT);
         r.step(Vec3::zeros());
@@ -260,9 +262,10 @@ fn jolt_walk_stairs_blocked_without_step_up() {
         let mut scene = Scene::new(Frame::world_up());
         jolt_floor(&mut scene);
         scene.add(jolt_mesh_stairs(), Iso::identity());
-        let settings = MotorSettings {
-            step_height: 0.0,
-            ..jolt_settings()
+        let settings = {
+            let mut v = jolt_settings();
+            v.step_height = 0.0;
+            v
         };
         let mut r = runner_at(scene, settings, Point3::new(0.0, 0.0, -2.0), dt);
         r.run(hz as u32, Vec3::new(0.0, 0.0, 4.0));
@@ -419,10 +422,11 @@ fn jolt_contact_point_limit() {
     let floor = jolt_floor(&mut scene);
     // Jolt's trough is 0.01 m wider than its padded radius (0.32 m); ours than 0.3 m.
     let trough = scene.add(jolt_trough(768, 0.31), Iso::translation(0.0, 1.0, 0.0));
-    let settings = MotorSettings {
-        ground_clamp_distance: 0.0,
-        step_height: 0.0,
-        ..jolt_settings()
+    let settings = {
+        let mut v = jolt_settings();
+        v.ground_clamp_distance = 0.0;
+        v.step_height = 0.0;
+        v
     };
     let mut r = runner_at(scene, settings, Point3::new(0.0, 1.0, 0.0), DT);
     for (speed, end_x) in [(2.0, 0.7), (-2.0, -0.7)] {
@@ -526,9 +530,10 @@ fn jolt_initially_intersecting_between_steep_slabs() {
 fn jolt_character_vs_character() {
     // Jolt's first character: radius 0.2 m (+0.04 padding), 1.35 m cylinder: 5 spheres.
     let stack = SphereStack::capsule(1.75, 0.2, 5).expect("stack");
-    let settings = MotorSettings {
-        max_speed: 1000.0,
-        ..jolt_settings()
+    let settings = {
+        let mut v = jolt_settings();
+        v.max_speed = 1000.0;
+        v
     };
     for between in [false, true] {
         let mut scene = Scene::new(Frame::world_up());
@@ -571,9 +576,10 @@ fn jolt_character_vs_character() {
 // ----------------------------------------------------------------------------------------
 
 fn sample_settings() -> MotorSettings {
-    MotorSettings {
-        slope_limit: 45f32.to_radians(),
-        ..jolt_settings()
+    {
+        let mut v = jolt_settings();
+        v.slope_limit = 45f32.to_radians();
+        v
     }
 }
 

@@ -45,11 +45,12 @@ fn rapier_climb_test() {
         tilted_box(&mut scene, [2.0, 0.1, 2.0], [2.1, 0.3, 0.0], 0.2);
         let b_y = 1.6 + 2.0 * (0.6 as Real).sin();
         tilted_box(&mut scene, [4.0, 0.1, 100.0], [7.2, b_y, 0.0], 0.6);
-        let settings = MotorSettings {
-            slope_limit: limit,
-            step_height: 0.0,
-            ground_clamp_distance: 0.2,
-            ..MotorSettings::default()
+        let settings = {
+            let mut v = MotorSettings::default();
+            v.slope_limit = limit;
+            v.step_height = 0.0;
+            v.ground_clamp_distance = 0.2;
+            v
         };
         let start = Point3::new(if climbs { 0.6 } else { -0.6 }, 0.0, 0.0);
         let mut r = Runner::new(scene, ball_motor(settings), start);
@@ -94,9 +95,10 @@ fn rapier_ground_detection() {
     for snap in [0.2, 0.0] {
         let mut scene = Scene::new(Frame::world_up());
         scene.add_box([-1001.0, -1.5, -1001.0], [1001.0, 0.5, 1001.0]);
-        let settings = MotorSettings {
-            ground_clamp_distance: snap,
-            ..MotorSettings::default()
+        let settings = {
+            let mut v = MotorSettings::default();
+            v.ground_clamp_distance = snap;
+            v
         };
         let x0 = if snap > 0.0 { 0.6 } else { -0.6 };
         // rapier places the ball's centre at y = 0.5, the top face: our feet point is 0.
@@ -126,9 +128,10 @@ fn rapier_negative_up_axis() {
     scene.add_box([-10.0, 0.5, -10.0], [10.0, 0.7, 10.0]);
     // rapier applies the desired translation whatever the ground state: for us an unbounded
     // air acceleration (a fresh character is airborne until its first step finds ground).
-    let settings = MotorSettings {
-        air_acceleration: 1.0e4,
-        ..MotorSettings::default()
+    let settings = {
+        let mut v = MotorSettings::default();
+        v.air_acceleration = 1.0e4;
+        v
     };
     let mut r = Runner::new(scene, ball_motor(settings), Point3::origin());
     r.gravity = Some(Vec3::zeros());

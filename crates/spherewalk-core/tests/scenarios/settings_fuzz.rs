@@ -106,32 +106,33 @@ fn drawn() -> impl Strategy<Value = Drawn> {
 impl Drawn {
     fn settings(&self, stack: &SphereStack) -> MotorSettings {
         let r = self.reals;
-        MotorSettings {
-            slope_limit: r[0],
-            min_step_depth: r[1],
-            ground_clamp_distance: r[2],
-            // In (0, a tenth of the smallest radius].
-            penetration_tolerance: (0.1 * stack.min_radius() * r[3]).max(1e-9),
-            max_substep_fraction: r[4],
-            max_speed: r[5],
-            max_dt: r[6],
-            up_turn_rate: r[7],
-            air_acceleration: r[8],
-            coyote_time: r[9],
-            penetration_recovery_speed: self.recovery.then_some(r[10]),
-            // Skin in (0, half the smallest radius]; step height in [0, height).
-            skin_width: (0.5 * stack.min_radius() * r[11]).max(1e-9),
-            step_height: stack.height() * r[12],
-            max_pushback_iterations: self.iterations,
-            up_frame: match self.frame {
-                0 => UpFrame::Gravity,
-                1 => UpFrame::Surface,
-                _ => UpFrame::Fixed(Vec3::new(0.3, 1.0, 0.0)),
-            },
-            keep_ground_velocity: self.keep_ground_velocity,
-            // Any value >= 0 (shares air_acceleration's draw; no knock is given here).
-            knock_deceleration: r[8],
-        }
+        // Every setting is drawn; one added later keeps its default until it is drawn too.
+        let mut s = MotorSettings::default();
+        s.slope_limit = r[0];
+        s.min_step_depth = r[1];
+        s.ground_clamp_distance = r[2];
+        // In (0, a tenth of the smallest radius].
+        s.penetration_tolerance = (0.1 * stack.min_radius() * r[3]).max(1e-9);
+        s.max_substep_fraction = r[4];
+        s.max_speed = r[5];
+        s.max_dt = r[6];
+        s.up_turn_rate = r[7];
+        s.air_acceleration = r[8];
+        s.coyote_time = r[9];
+        s.penetration_recovery_speed = self.recovery.then_some(r[10]);
+        // Skin in (0, half the smallest radius]; step height in [0, height).
+        s.skin_width = (0.5 * stack.min_radius() * r[11]).max(1e-9);
+        s.step_height = stack.height() * r[12];
+        s.max_pushback_iterations = self.iterations;
+        s.up_frame = match self.frame {
+            0 => UpFrame::Gravity,
+            1 => UpFrame::Surface,
+            _ => UpFrame::Fixed(Vec3::new(0.3, 1.0, 0.0)),
+        };
+        s.keep_ground_velocity = self.keep_ground_velocity;
+        // Any value >= 0 (shares air_acceleration's draw; no knock is given here).
+        s.knock_deceleration = r[8];
+        s
     }
 }
 

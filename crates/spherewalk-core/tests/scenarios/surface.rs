@@ -15,9 +15,10 @@ fn room(frame: Frame) -> Scene {
 #[test]
 fn surface_mode_walks_from_floor_to_wall_to_ceiling() {
     for frame in Frame::all() {
-        let settings = MotorSettings {
-            up_frame: UpFrame::Surface,
-            ..MotorSettings::default()
+        let settings = {
+            let mut v = MotorSettings::default();
+            v.up_frame = UpFrame::Surface;
+            v
         };
         let mut r = Runner::new(
             room(frame),
