@@ -2,7 +2,7 @@
 
 use super::budget::{Excess, SceneOptions};
 use super::format::{CharacterItem, CrowdItem, Geometry, GravityItem, SceneFile, Spread};
-use super::generate::{ObjError, Part, obj_triangles, trimesh_from_obj};
+use super::generate::{ObjError, Part, direction_at, obj_triangles, trimesh_from_obj};
 use crate::input::Wander;
 use crate::schedule::ScheduleError;
 use crate::sim::{CharacterDesc, Input, Sim, SpawnError};
@@ -281,8 +281,9 @@ impl SceneFile {
     }
 
     /// Generates and inserts every collider item (OBJ meshes from `meshes`, as
-    /// [`SceneFile::read_meshes`] gives them), then optimises the world. Returns each item's
-    /// parts as placed in the world, in item order.
+    /// [`SceneFile::read_meshes`] gives them), then optimises the world. Returns, in item
+    /// order, the parts as placed in the world of each item a surface gravity field names
+    /// (nothing for the others).
     fn insert_colliders(
         &self,
         sim: &mut Sim,
@@ -315,12 +316,18 @@ impl SceneFile {
                 })?;
                 sim.set_collider_name(id, &item.name);
             }
-            placed.push(
+            // Only the items a surface field names are kept (a big grid of boxes is not).
+            let named = self.gravity.iter().any(
+                |g| matches!(g, GravityItem::Surface { collider, .. } if *collider == item.name),
+            );
+            placed.push(if named {
                 parts
                     .into_iter()
                     .map(|part| Surface::new(part.shape, item.pose * part.pose))
-                    .collect(),
-            );
+                    .collect()
+            } else {
+                Vec::new()
+            });
         }
         sim.collision.optimize();
         Ok(placed)
@@ -611,13 +618,7 @@ fn spread_at(spread: &Spread, i: u32, n: u32) -> (Point3, UnitVec3) {
             // A Fibonacci lattice: equal-area latitude bands, longitudes turned by the golden
             // angle, so neighbours are about sqrt(4 pi r^2 / n) apart everywhere.
             let y = 1.0 - 2.0 * (f64::from(i) + 0.5) / f64::from(n);
-            let ring = (1.0 - y * y).max(0.0).sqrt();
-            let phi = f64::from(i) * GOLDEN_ANGLE;
-            let dir = Vec3::new(
-                (ring * math::cos64(phi)) as Real,
-                y as Real,
-                (ring * math::sin64(phi)) as Real,
-            );
+            let dir = direction_at(y, f64::from(i) * GOLDEN_ANGLE);
             let up = UnitVec3::try_new(dir, 1e-6).unwrap_or_else(Vec3::y_axis);
             (Point3::from(centre) + up.into_inner() * radius, up)
         }

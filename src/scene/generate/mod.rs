@@ -494,16 +494,27 @@ fn planet_parts(radius: Real, rocks: u32, rock_size: Real, seed: u64) -> Vec<Par
 }
 
 /// One rock of half-size `half_rock` (m) centred on a random point of the sphere of `radius`.
-fn rock(rng: &mut SplitMix64, radius: Real, half_rock: Real) -> Part {
-    // Uniform direction: uniform height on the axis, uniform azimuth (Archimedes).
-    let y = rng.range(-1.0, 1.0);
-    let azimuth = rng.range(0.0, std::f64::consts::TAU);
+/// The unit direction (generator-local) at height `y` (in [-1, 1]) along +Y and `azimuth`
+/// (rad) about it, turning from +X toward +Z.
+pub(crate) fn direction_at(y: f64, azimuth: f64) -> Vec3 {
     let ring = (1.0 - y * y).max(0.0).sqrt();
-    let up = Vec3::new(
+    Vec3::new(
         (ring * math::cos64(azimuth)) as Real,
         y as Real,
         (ring * math::sin64(azimuth)) as Real,
-    );
+    )
+}
+
+/// A direction drawn uniformly on the unit sphere: uniform height on the axis, uniform
+/// azimuth (Archimedes).
+fn random_direction(rng: &mut SplitMix64) -> Vec3 {
+    let y = rng.range(-1.0, 1.0);
+    let azimuth = rng.range(0.0, std::f64::consts::TAU);
+    direction_at(y, azimuth)
+}
+
+fn rock(rng: &mut SplitMix64, radius: Real, half_rock: Real) -> Part {
+    let up = random_direction(rng);
     let spin = math::axis_angle(
         &Vec3::y_axis(),
         rng.range(0.0, std::f64::consts::TAU) as Real,

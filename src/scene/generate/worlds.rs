@@ -2,7 +2,7 @@
 //! icosphere with hills, craters and cliffs). Both face outward: their counter-clockwise side,
 //! the only side a one-sided mesh collides with, is the outside.
 
-use super::{GenerateError, Generator, Part, check_count, check_length};
+use super::{GenerateError, Generator, Part, check_count, check_length, random_direction};
 use crate::rng::SplitMix64;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{Iso, Point3, Real, Vec3, math};
@@ -229,18 +229,6 @@ impl Relief {
         }
         h
     }
-}
-
-/// A uniformly distributed unit vector.
-fn random_direction(rng: &mut SplitMix64) -> Vec3 {
-    let y = rng.range(-1.0, 1.0);
-    let azimuth = rng.range(0.0, std::f64::consts::TAU);
-    let ring = (1.0 - y * y).max(0.0).sqrt();
-    Vec3::new(
-        (ring * math::cos64(azimuth)) as Real,
-        y as Real,
-        (ring * math::sin64(azimuth)) as Real,
-    )
 }
 
 pub(super) fn terrain_parts(desc: &TerrainDesc) -> Vec<Part> {
