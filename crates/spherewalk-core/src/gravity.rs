@@ -127,17 +127,38 @@ pub enum Volume {
     },
 }
 
+/// The closest point (world, m) of a surface to a query point, and whether the query point is
+/// inside the shape ([`Surface::closest`]).
+type Projection = (Point3, bool);
+
 impl Volume {
     /// True when `point` (world, m) lies inside the volume or on its boundary.
     pub fn contains(&self, point: &Point3) -> bool {
-        match self {
+        self.test(point).is_some()
+    }
+
+    /// `None` when `point` (world, m) is outside; inside, the projection onto the surface a
+    /// near volume made to decide (so a surface pull on the same surface need not make it
+    /// again), `None` for the other volumes.
+    fn test(&self, point: &Point3) -> Option<Option<Projection>> {
+        let inside = match self {
             Volume::Everywhere => true,
             Volume::Sphere { centre, radius } => (point - centre).norm_squared() <= radius * radius,
             Volume::Box { mins, maxs } => {
                 (0..3).all(|i| mins[i] <= point[i] && point[i] <= maxs[i])
             }
-            Volume::Near { surface, reach } => surface.distance(point) <= *reach,
-        }
+            Volume::Near { surface, reach } => {
+                let (closest, within) = surface.closest(point);
+                // The distance to the shape, 0 inside it ([`Surface::distance`]).
+                let distance = if within {
+                    0.0
+                } else {
+                    (closest - point).norm()
+                };
+                return (distance <= *reach).then_some(Some((closest, within)));
+            }
+        };
+        inside.then_some(None)
     }
 }
 
@@ -287,11 +308,21 @@ impl GravityField {
 
     /// The acceleration (m/s², world) this field gives at `point`, ignoring its volume.
     pub fn pull_at(&self, point: &Point3) -> Vec3 {
+        self.pull_with(point, None)
+    }
+
+    /// [`Self::pull_at`], given the projection of `point` the field's near volume made when it
+    /// was tested (reused when the pull's surface is the volume's).
+    fn pull_with(&self, point: &Point3, tested: Option<Projection>) -> Vec3 {
         match &self.pull {
             Pull::Uniform(a) => *a,
             Pull::Point { centre, strength } => toward(centre - point, *strength),
             Pull::Surface { surface, strength } => {
-                let (closest, inside) = surface.closest(point);
+                let reuse = match (&self.volume, tested) {
+                    (Volume::Near { surface: near, .. }, Some(p)) if near == surface => Some(p),
+                    _ => None,
+                };
+                let (closest, inside) = reuse.unwrap_or_else(|| surface.closest(point));
                 let to_surface = closest - point;
                 toward(if inside { -to_surface } else { to_surface }, *strength)
             }
@@ -345,19 +376,27 @@ impl GravityFields {
     /// Index of the field acting at `point` (world, m): the highest priority among those
     /// containing it, the first added on ties; `None` when none contains it.
     pub fn field_at(&self, point: &Point3) -> Option<usize> {
-        let mut best: Option<(usize, i32)> = None;
-        for (i, f) in self.fields.iter().enumerate() {
-            // The priority first: it is free, where a near volume's distance is not.
-            if best.is_none_or(|(_, p)| f.priority > p) && f.volume.contains(point) {
-                best = Some((i, f.priority));
-            }
-        }
-        best.map(|(i, _)| i)
+        self.select(point).map(|(i, _)| i)
     }
 
     /// Gravity (m/s², world) at `point` (world, m): the pull of [`Self::field_at`], or zero.
     pub fn at(&self, point: &Point3) -> Vec3 {
-        self.field_at(point)
-            .map_or(Vec3::zeros(), |i| self.fields[i].pull_at(point))
+        self.select(point).map_or(Vec3::zeros(), |(i, tested)| {
+            self.fields[i].pull_with(point, tested)
+        })
+    }
+
+    /// [`Self::field_at`], with the projection its near volume made, if any.
+    fn select(&self, point: &Point3) -> Option<(usize, Option<Projection>)> {
+        let mut best: Option<(usize, i32, Option<Projection>)> = None;
+        for (i, f) in self.fields.iter().enumerate() {
+            // The priority first: it is free, where a near volume's distance is not.
+            if best.is_none_or(|(_, p, _)| f.priority > p)
+                && let Some(tested) = f.volume.test(point)
+            {
+                best = Some((i, f.priority, tested));
+            }
+        }
+        best.map(|(i, _, tested)| (i, tested))
     }
 }
