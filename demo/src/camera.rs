@@ -2,9 +2,7 @@
 //! planet the horizon stays level. It never goes into the scenery: a sphere cast from the look
 //! target toward the eye pulls the eye in on a hit.
 
-use spherewalk::{
-    CHARACTER_LAYER, CollisionWorld, Point3, Pose, Quat, QueryFilter, Real, UnitVec3, Vec3, na,
-};
+use spherewalk::{CollisionWorld, Point3, Pose, Quat, Real, UnitVec3, Vec3, na};
 
 use crate::render::View;
 
@@ -107,10 +105,7 @@ impl OrbitCamera {
     /// to just before the first hit at once; when the way clears it eases back out over `dt`
     /// seconds (never past what the cast allows).
     pub fn collide(&mut self, world: &CollisionWorld, dt: Real) {
-        let filter = QueryFilter {
-            mask: !CHARACTER_LAYER,
-            ..QueryFilter::default()
-        };
+        let filter = crate::scenery::scenery_filter();
         let back = self.back();
         let allowed = world
             .cast_sphere(&self.target, EYE_RADIUS, &back, self.distance, &filter)

@@ -4,10 +4,7 @@
 
 use spherewalk::components::{Character, LastStep};
 use spherewalk::hecs::Entity;
-use spherewalk::{
-    CHARACTER_LAYER, GroundState, MotorState, Point3, Pose, QueryFilter, Real, Sim, UnitVec3, Vec3,
-    na,
-};
+use spherewalk::{GroundState, MotorState, Point3, Pose, Real, Sim, UnitVec3, Vec3, na};
 
 use crate::render::lines::{DebugLayers, Lines};
 use crate::render::{Instance, View};
@@ -88,10 +85,7 @@ fn shadow(sim: &Sim, pose: &Pose, state: &MotorState, radius: Real) -> Option<In
             (hit.point, hit.surface_normal, 0.0)
         }
         _ => {
-            let filter = QueryFilter {
-                mask: !CHARACTER_LAYER,
-                ..QueryFilter::default()
-            };
+            let filter = crate::scenery::scenery_filter();
             let down = -pose.up();
             let hit = sim
                 .collision

@@ -216,10 +216,7 @@ mod tests {
     /// Nearest scenery to `eye` (m, signed: negative inside a solid or behind a one-sided
     /// face), ignoring the characters' bodies; `None` when nothing is within 1 m.
     fn clearance(play: &Play, eye: &spherewalk::Point3) -> Option<Real> {
-        let filter = spherewalk::QueryFilter {
-            mask: !spherewalk::CHARACTER_LAYER,
-            ..spherewalk::QueryFilter::default()
-        };
+        let filter = crate::scenery::scenery_filter();
         let world = &play.scene.sim.collision;
         world
             .closest_point(eye, 1.0, &filter)

@@ -5,7 +5,16 @@
 use spherewalk::components::{Body, JumpPad, Platform};
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::physics::spherewalk_rapier::rapier3d::prelude as rp;
-use spherewalk::{CHARACTER_LAYER, ColliderId, Iso, Sim};
+use spherewalk::{CHARACTER_LAYER, ColliderId, Iso, QueryFilter, Sim};
+
+/// A query filter that sees the scenery (static colliders, platforms, pads) and not the
+/// characters' bodies: what the camera, the shadows and the tests cast against.
+pub fn scenery_filter() -> QueryFilter {
+    QueryFilter {
+        mask: !CHARACTER_LAYER,
+        ..QueryFilter::default()
+    }
+}
 
 /// Where a scenery item's pose comes from each frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
