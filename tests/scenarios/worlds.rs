@@ -6,6 +6,18 @@ use spherewalk::trace::{TraceRecord, records};
 use spherewalk::{Point3, Real, Vec3};
 use std::path::Path;
 
+/// The turn (rad, in -pi..pi) from angle `from` to angle `to`, across the -pi/pi seam.
+fn angle_step(from: Real, to: Real) -> Real {
+    let delta = to - from;
+    if delta > std::f32::consts::PI {
+        delta - std::f32::consts::TAU
+    } else if delta < -std::f32::consts::PI {
+        delta + std::f32::consts::TAU
+    } else {
+        delta
+    }
+}
+
 /// What one walk round a world measured.
 struct Walk {
     /// Distance (m) from the start when the walk had turned once round `pivot`.
@@ -75,13 +87,7 @@ fn walk_round(
         walk.worst_penetration = walk.worst_penetration.max(row.max_penetration);
         walk.airborne += u32::from(!row.grounded);
         let angle = angle_of(&position);
-        let mut delta = angle - last_angle;
-        if delta > std::f32::consts::PI {
-            delta -= std::f32::consts::TAU;
-        } else if delta < -std::f32::consts::PI {
-            delta += std::f32::consts::TAU;
-        }
-        turned += delta;
+        turned += angle_step(last_angle, angle);
         last_angle = angle;
         walk.farthest = walk.farthest.max((position - start).norm());
         // It stays in the plane it started in: 1 cm.
@@ -455,13 +461,7 @@ fn walk_terrain(
         walk.final_speed = Vec3::from(rows[0].vel).norm();
         let p = position(&sim);
         let angle = angle_of(&p);
-        let mut delta = angle - last;
-        if delta > std::f32::consts::PI {
-            delta -= std::f32::consts::TAU;
-        } else if delta < -std::f32::consts::PI {
-            delta += std::f32::consts::TAU;
-        }
-        walk.turned += delta;
+        walk.turned += angle_step(last, angle);
         last = angle;
         if step % 60 == 0 {
             walk.slowest_second = walk.slowest_second.min((p - second_start).norm());
