@@ -7,6 +7,7 @@
 mod budget;
 mod common;
 mod generate;
+mod levels;
 #[cfg(feature = "rapier")]
 mod physics;
 mod platforms;

@@ -17,6 +17,9 @@ const MIN_STEEP_COS: Real = 0.034_899;
 const SEPARATION_SPEED: Real = 1e-3;
 /// A contact normal this close to up is its own surface normal (no ray needed).
 const FLAT_COS: Real = 0.999_9;
+/// How far below the feet sphere (a fraction of its radius: 45 mm for 0.3 m feet) a walkable
+/// face still supports it when the face it touches is too steep (see `patch_support`).
+const SUPPORT_GAP: Real = 0.15;
 /// Height above the contact (m) the surface rays start from, and half their length.
 const RAY_REACH: Real = 0.02;
 /// Sideways offset (m) of the surface rays on each side of an edge contact.
@@ -60,7 +63,17 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         normal,
         ..hit
     };
-    let surface_normal = surface_normal_at(ctx, &hit.point, &hit.normal, &up);
+    let mut surface_normal = surface_normal_at(ctx, &hit.point, &hit.normal, &up);
+    let mut stable = ctx.walkable(k, &surface_normal, &up);
+    if !stable {
+        // The feet stand on their whole contact patch, not one facet: judged where the
+        // feet come to rest on this contact.
+        let rest =
+            pose.centre_at(feet.offset_local) - up.into_inner() * (hit.distance - skin).max(0.0);
+        if let Some(n) = patch_support(ctx, &rest, feet.radius, &up) {
+            (surface_normal, stable) = (n, true);
+        }
+    }
     let cos = surface_normal.dot(&up).clamp(-1.0, 1.0);
     Some(GroundHit {
         collider: hit.collider,
@@ -68,9 +81,48 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         contact_normal: hit.normal,
         surface_normal,
         slope_angle: crate::math::acos(cos),
-        stable: ctx.walkable(k, &surface_normal, &up),
+        stable,
         distance: hit.distance - skin,
     })
+}
+
+/// The most level walkable face under the feet sphere (centre `centre`, `radius` m) within
+/// [`SUPPORT_GAP`] of its radius below it: the contact patch's support when the face the
+/// probe found is too steep. A face counts when its closest point lies beneath the centre
+/// (within 75 degrees of -up) and it is walkable by its own normal. `None` when there is none.
+///
+/// This is the rule for small steep facets: a character crossing a sliver steeper than the
+/// slope limit, between walkable faces within a few centimetres of its feet, keeps its footing
+/// (Jolt and Godot judge the ground over every contact near the feet, not the nearest one).
+/// A steep face with no walkable one that close is steep ground.
+fn patch_support(
+    ctx: &StepContext<'_>,
+    centre: &Point3,
+    radius: Real,
+    up: &UnitVec3,
+) -> Option<UnitVec3> {
+    let reach = radius * (1.0 + SUPPORT_GAP);
+    let r = Vec3::repeat(reach);
+    let bounds = parry3d::bounding_volume::Aabb::new(centre - r, centre + r);
+    let mut best: Option<UnitVec3> = None;
+    for (k, prim) in ctx.prims.iter().enumerate() {
+        if !crate::world::boxes_overlap(&prim.aabb, &bounds) {
+            continue;
+        }
+        let Some(sp) = ctx.world.primitive_closest(prim, centre, reach) else {
+            continue;
+        };
+        let n = sp.surface_normal;
+        if sp.contact_normal.dot(up) < MAX_SUPPORT_COS
+            || !prim.holds(&sp, centre)
+            || !ctx.walkable(k, &n, up)
+            || best.is_some_and(|b| b.dot(up) >= n.dot(up))
+        {
+            continue;
+        }
+        best = Some(n);
+    }
+    best
 }
 
 /// Where [`probe_ground`] finds nothing: a face too steep for it (more than 75 deg from up)
@@ -212,22 +264,25 @@ pub fn surface_normal_at(
     let side = project_on_plane(&contact_normal.into_inner(), up);
     let side = UnitVec3::try_new(side, 1e-6).map_or(Vec3::zeros(), |s| s.into_inner() * RAY_SIDE);
     let down = -*up;
-    let mut best = *contact_normal;
+    // Only faces compete: at an edge shared by two coplanar faces the contact normal is an
+    // interpolation that can be more level than the faces themselves (a 48.5 degree strip
+    // read as 44.4 degrees), so it is the answer only when no ray finds a face.
+    let mut best: Option<UnitVec3> = None;
     for offset in [side, -side] {
         let origin = point + offset + up.into_inner() * RAY_REACH;
         if let Some((_, hit)) =
             cast_ray_among(ctx.world, ctx.prims, &origin, &down, 2.0 * RAY_REACH)
-            && hit.normal.dot(up) > best.dot(up)
+            && best.is_none_or(|b| hit.normal.dot(up) > b.dot(up))
         {
-            best = hit.normal;
+            best = Some(hit.normal);
         }
     }
-    best
+    best.unwrap_or(*contact_normal)
 }
 
 /// Ground clamp past an edge: when the feet sphere hangs over an edge it can only roll around,
 /// look straight down the axis for stable ground within `max_distance` (m) below the feet and
-/// move `pose` down onto it, nudged sideways (by at most a quarter radius, and up by at most the skin width) off the
+/// move `pose` down onto it, nudged sideways (by at most 0.35 of the feet radius, and up by at most the skin width) off the
 /// edge it leaves if needed. Returns the ground probed there.
 ///
 /// This is what walks a character smoothly down stairs: it drops onto the next tread instead
@@ -270,7 +325,7 @@ fn drop_to_ground(
     let nudge = candidate.position - dropped;
     let settings = &ctx.motor.settings;
     let (tol, skin) = (settings.penetration_tolerance, settings.skin_width);
-    if nudge.norm() > 0.25 * feet.radius
+    if nudge.norm() > 0.35 * feet.radius
         || nudge.dot(&up) > skin
         || max_penetration(ctx, &candidate) > tol
     {
@@ -279,6 +334,59 @@ fn drop_to_ground(
     let hit = probe_ground(ctx, &candidate, ctx.motor.settings.skin_width)?;
     *pose = candidate;
     Some(hit)
+}
+
+/// Most faces [`wedged`] weighs.
+const MAX_WEDGE_FACES: usize = 8;
+/// Rounds of [`wedged`]'s projections.
+const WEDGE_ROUNDS: usize = 16;
+/// Below this share of a straight fall (along -up) left after the projections, the feet are
+/// held.
+const WEDGE_DESCENT: Real = 0.02;
+
+/// True when the feet sphere at `pose` rests in a wedge of faces each too steep to stand on (a
+/// V between two steep slopes, a crevice between walls at the foot of a slope): no way down
+/// stays clear of every face it touches (within the skin width), so it cannot slide. Jolt's
+/// `CharacterVirtual` calls such a character supported too.
+///
+/// The test: a fall along -up, projected in turn onto each face it would enter, a few rounds
+/// over; what is left of the fall is under [`WEDGE_DESCENT`] of it.
+fn wedged(ctx: &StepContext<'_>, pose: &Pose) -> bool {
+    let up = pose.up();
+    let feet = ctx.motor.stack.feet();
+    let centre = pose.centre_at(feet.offset_local);
+    let reach = feet.radius + ctx.motor.settings.skin_width;
+    let r = Vec3::repeat(reach);
+    let bounds = parry3d::bounding_volume::Aabb::new(centre - r, centre + r);
+    let mut normals = [Vec3::zeros(); MAX_WEDGE_FACES];
+    let mut count = 0;
+    for prim in ctx.prims {
+        if count == MAX_WEDGE_FACES {
+            break;
+        }
+        if !crate::world::boxes_overlap(&prim.aabb, &bounds) {
+            continue;
+        }
+        if let Some(sp) = ctx.world.primitive_closest(prim, &centre, reach)
+            && prim.holds(&sp, &centre)
+        {
+            normals[count] = sp.contact_normal.into_inner();
+            count += 1;
+        }
+    }
+    if count < 2 {
+        return false;
+    }
+    let mut fall = -up.into_inner();
+    for _ in 0..WEDGE_ROUNDS {
+        for n in &normals[..count] {
+            let into = fall.dot(n);
+            if into < 0.0 {
+                fall -= n * into;
+            }
+        }
+    }
+    -fall.dot(&up) < WEDGE_DESCENT
 }
 
 /// How [`clamp_to_ground`] treats the probed ground.
@@ -347,7 +455,24 @@ pub fn clamp_to_ground(
         return landing;
     }
     if !hit.stable {
-        landing.ground = GroundState::SteepGround;
+        if !leaving && wedged(ctx, pose) {
+            // Held in a wedge of steep faces: level ground, as far as walking goes.
+            let up = pose.up();
+            landing.hit = Some(GroundHit {
+                surface_normal: up,
+                slope_angle: 0.0,
+                stable: true,
+                distance: 0.0,
+                ..hit
+            });
+            let into = velocity.dot(&up);
+            if into < 0.0 {
+                *velocity -= up.into_inner() * into;
+            }
+            landing.ground = GroundState::Grounded;
+        } else {
+            landing.ground = GroundState::SteepGround;
+        }
         return landing;
     }
     let snap = hit.distance.max(0.0);

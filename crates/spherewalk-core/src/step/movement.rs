@@ -1,7 +1,7 @@
 //! Phase 1: velocity from intent and gravity, and the substepped move.
 
 use super::StepContext;
-use super::pushback::{ContactBuffer, PushMode, PushbackSummary, pushback};
+use super::pushback::{ContactBuffer, PushMode, PushbackSummary, max_penetration, pushback};
 use crate::contact::{GroundState, Hit};
 use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
@@ -119,8 +119,12 @@ pub fn move_substepped(
     let mut total = PushbackSummary::default();
     for _ in 0..count {
         let motion = *velocity * h;
+        let from = *pose;
         pose.position += motion;
         let s = pushback(ctx, pose, velocity, mode, &motion, contacts, hits);
+        if s.exhausted {
+            hold_if_deeper(ctx, pose, &from, velocity, &motion);
+        }
         total.iterations += s.iterations;
         total.pushes += s.pushes;
         total.exhausted |= s.exhausted;
@@ -132,4 +136,30 @@ pub fn move_substepped(
         }
     }
     (count, total)
+}
+
+/// After a substep whose pushback ran out of iterations: when the stack started the substep
+/// clear (no sphere deeper than half the skin width) and ended it deeper than that, the
+/// substep is undone and the velocity loses its part along the motion. A move into a cramped
+/// corner (a wall, a sloping ceiling and the ground at once, or a passage lower than the
+/// stack) then stops at the last clear pose instead of ending the step with a sphere
+/// centimetres inside a wall. A stack that geometry moved into (a lift pressing it into a
+/// ceiling) did not start clear and is left to the squeeze rules.
+#[cold]
+fn hold_if_deeper(
+    ctx: &StepContext<'_>,
+    pose: &mut Pose,
+    from: &Pose,
+    velocity: &mut Vec3,
+    motion: &Vec3,
+) {
+    let clear = 0.5 * ctx.motor.settings.skin_width;
+    if max_penetration(ctx, pose) <= clear || max_penetration(ctx, from) > clear {
+        return;
+    }
+    *pose = *from;
+    if let Some(dir) = UnitVec3::try_new(*motion, 1e-9) {
+        let along = velocity.dot(&dir).max(0.0);
+        *velocity -= dir.into_inner() * along;
+    }
 }

@@ -3,7 +3,7 @@
 use super::StepContext;
 use super::ground::probe_ground;
 use super::movement::move_substepped;
-use super::pushback::{ContactBuffer, PushMode};
+use super::pushback::{ContactBuffer, PushMode, max_penetration};
 use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
@@ -144,6 +144,12 @@ impl Trial<'_> {
         }
         let progress = (pose.position - self.start.position).dot(&self.dir);
         if progress <= self.plain + 1e-4 {
+            return None;
+        }
+        // The drop is straight down for the whole stack: an upper sphere that was clear at
+        // the raised height may come down beside a piece that juts out further lower down (a
+        // railing's bars), so the whole stack is checked where it lands.
+        if max_penetration(ctx, &pose) > settings.penetration_tolerance {
             return None;
         }
         deep_enough(ctx, &ground.point, &self.dir, &up).then_some(StepUp { pose, rise })

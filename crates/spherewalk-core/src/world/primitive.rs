@@ -401,6 +401,28 @@ impl Owner {
     }
 }
 
+/// A triangle thinner than this share of its longest edge is a sliver.
+const SLIVER: Real = 1e-5;
+/// ... or thinner than this many f32 roundings of its largest coordinate (m per m).
+const SLIVER_ROUNDINGS: Real = 64.0 * Real::EPSILON;
+
+/// True when the triangle with `corners` (world, m) and unnormalised normal `raw` (their edge
+/// cross product) is a sliver: its height over its longest edge is under [`SLIVER`] of that
+/// edge, or under [`SLIVER_ROUNDINGS`] of its largest coordinate (far from the origin, where
+/// f32 rounding of the corners alone can tilt a thin triangle's normal by radians).
+fn is_sliver(corners: &[Point3; 3], raw: &Vec3) -> bool {
+    let [a, b, c] = *corners;
+    let longest = (b - a)
+        .norm_squared()
+        .max((c - a).norm_squared())
+        .max((c - b).norm_squared())
+        .sqrt();
+    let scale = a.coords.amax().max(b.coords.amax()).max(c.coords.amax());
+    let thinnest = (SLIVER * longest).max(SLIVER_ROUNDINGS * scale);
+    // Height over the longest edge = |raw| / longest.
+    raw.norm() <= thinnest * longest
+}
+
 /// Appends the primitives of `shape` at `pose` (world) overlapping `aabb` (world, m) for
 /// `owner`: part `part` of its collider (`WHOLE` for the collider's own shape).
 pub(crate) fn push_shape_primitives(
@@ -415,7 +437,13 @@ pub(crate) fn push_shape_primitives(
         let corners = [pose * tri.a, pose * tri.b, pose * tri.c];
         let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
         let raw = if flip { -raw } else { raw };
-        // NOTE: degenerate (zero-area) triangles have no side and are skipped.
+        // NOTE: degenerate triangles have no side and are skipped: zero-area ones, and slivers
+        // (three nearly collinear corners, as T-junction fixes in BSP levels leave), whose
+        // normal is rounding noise and whose face region a closest-point query may wrongly
+        // report inside the sphere. Their neighbours hold the same line.
+        if is_sliver(&corners, &raw) {
+            return;
+        }
         let Some(normal) = UnitVec3::try_new(raw, DEGENERATE * DEGENERATE) else {
             return;
         };

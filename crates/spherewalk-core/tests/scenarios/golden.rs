@@ -28,9 +28,9 @@ use crate::common::*;
 use spherewalk_core::{GroundState, MotorSettings, MoveIntent, Point3, Real, Vec3};
 
 /// FNV-1a 64 of the flat walk ([`flat_walk_trace_is_unchanged`]).
-const FLAT_WALK_HASH: u64 = 0xd815_5bcd_8b11_58ca;
+const FLAT_WALK_HASH: u64 = 0x1a4a_f672_bbd8_8042;
 /// FNV-1a 64 of the planet walk ([`planet_walk_trace_is_unchanged`]).
-const PLANET_WALK_HASH: u64 = 0xc26f_4856_7ea6_829c;
+const PLANET_WALK_HASH: u64 = 0x8d18_a37c_e5be_798e;
 
 /// Steps in each golden walk.
 const STEPS: u32 = 1000;

@@ -20,6 +20,7 @@ mod ground;
 mod hooks;
 mod interop;
 mod knock;
+mod patch;
 mod peers_jolt;
 mod peers_rapier;
 mod planet;
