@@ -113,6 +113,20 @@ pub enum SpawnError {
         /// The character's name.
         name: String,
     },
+    /// The character would start deeper inside the scenery than it is tall: no push of the
+    /// step can bring it out, and every step of it would measure every piece around it.
+    #[error(
+        "character {name:?} would start {depth} m inside the scenery, deeper than its {height} m \
+         height"
+    )]
+    Buried {
+        /// The character's name.
+        name: String,
+        /// Its deepest sphere's penetration at the starting pose (m).
+        depth: Real,
+        /// The stack's height (m).
+        height: Real,
+    },
     /// A platform's motion is out of range (non-finite numbers, period <= 0).
     #[error("platform motion is out of range: {0:?}")]
     BadMotion(PlatformMotion),
@@ -325,6 +339,16 @@ impl Sim {
         }
         if !desc.pose.is_finite() {
             return Err(SpawnError::NonFinitePose { name: desc.name });
+        }
+        let depth = self
+            .collision
+            .stack_penetration(&desc.pose, &desc.stack, motor.filter());
+        if depth > desc.stack.height() {
+            return Err(SpawnError::Buried {
+                name: desc.name,
+                depth,
+                height: desc.stack.height(),
+            });
         }
         let body = if desc.solid {
             let body = insert_body(&mut self.collision, &desc.stack, &desc.pose)?;

@@ -698,6 +698,81 @@ fn playground_trace_hash_is_pinned() {
     );
 }
 
+/// Issue 27: `playground.ron` with the seesaw's `half_extents: (2.5, 1e-45, 0.6)` made the
+/// CLI panic inside parry's BVH build. A length under `MIN_LENGTH` (0.1 mm), sub-normal or
+/// zero, is refused by name with its line, before anything is built.
+#[test]
+fn regression_a_subnormal_half_extent_is_refused_by_name() {
+    let text = std::fs::read_to_string(scene_path("playground")).expect("playground");
+    let bad = text.replace(
+        "Cuboid(half_extents: (2.5, 0.05, 0.6))",
+        "Cuboid(half_extents: (2.5, 1e-45, 0.6))",
+    );
+    assert_ne!(text, bad, "the seesaw's line is in playground.ron");
+    let file = SceneFile::parse(&bad, "playground.ron");
+    let err = file
+        .and_then(|f| {
+            f.build(
+                &scene_path("playground").with_file_name(""),
+                Path::new("playground.ron"),
+            )
+        })
+        .err()
+        .expect("refused");
+    let message = err.to_string();
+    assert!(
+        message.contains("half_extents.y") && message.contains("seesaw"),
+        "{message}"
+    );
+    // And every other shape length, at zero and sub-normal.
+    for (shape, field) in [
+        ("Ball(radius: 1e-40)", "radius"),
+        ("Capsule(half_height: 0.5, radius: 0.0)", "radius"),
+        ("Cuboid(half_extents: (1.0, 1.0, 1e-5))", "half_extents.z"),
+    ] {
+        let text = format!("Scene(colliders: [Solid(name: \"thin\", shape: {shape})])");
+        let err = SceneFile::parse(&text, "thin.ron")
+            .and_then(|f| f.build(Path::new("."), Path::new("thin.ron")))
+            .err()
+            .unwrap_or_else(|| panic!("{shape} refused"));
+        let message = err.to_string();
+        assert!(
+            message.contains(field) && message.contains("thin"),
+            "{shape}: {message}"
+        );
+    }
+}
+
+/// Issue 27: `crowd.ron` with the planet's `rock_size: 100.0` and the point field's
+/// `reach: 1.5` made both the CLI and `scene::load` run for over 10 s: every walker started
+/// tens of metres inside 120 overlapping rocks, and each of its steps measured them all, many
+/// times. A character that would start deeper inside the scenery than it is tall is refused
+/// (`SpawnError::Buried`), by name, at once.
+#[test]
+fn regression_huge_rocks_and_a_short_reach_load_in_bounded_time() {
+    let text = std::fs::read_to_string(scene_path("crowd")).expect("crowd");
+    let bad = text
+        .replace("rock_size: 1.5", "rock_size: 100.0")
+        .replace("strength: 9.81, reach: 100.0", "strength: 9.81, reach: 1.5");
+    assert_ne!(text, bad);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result = SceneFile::parse(&bad, "crowd.ron")
+            .and_then(|f| f.build(Path::new("."), Path::new("crowd.ron")))
+            .map(|scene| scene.sim.world.len());
+        let _ = tx.send(result.map_err(|e| e.to_string()));
+    });
+    let result = rx
+        .recv_timeout(std::time::Duration::from_secs(5))
+        .expect("refused within 5 s");
+    let message = result.expect_err("refused");
+    assert!(
+        // The hero is the first character of the file, and as buried as the walkers.
+        message.contains("\"hero\"") && message.contains("inside the scenery"),
+        "{message}"
+    );
+}
+
 /// Issue "hostile input": `/dev/zero` as the scene or as an OBJ allocated 2 GB, and a FIFO as
 /// the scene path blocked forever. Only regular files are read, up to a size limit; anything
 /// else is a clear `SceneError::Io`, at once.

@@ -81,7 +81,9 @@ pub use hooks::{Candidate, ContactHooks, NoHooks};
 pub use math::{Iso, Point3, Quat, Real, UnitVec3, Vec3, na};
 pub use parry3d;
 pub use pose::Pose;
-pub use settings::{MAX_PUSHBACK_ITERATIONS, MotorSettings, SettingsError, UpFrame};
+pub use settings::{
+    MAX_PUSHBACK_ITERATIONS, MIN_SKIN_WIDTH, MotorSettings, SettingsError, UpFrame,
+};
 pub use shape::{
     AUTO_WAIST_FRACTION, MAX_RADIUS, MAX_SPHERES, MIN_RADIUS, ShapeError, SphereStack, StackSphere,
 };

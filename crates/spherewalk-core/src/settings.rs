@@ -35,7 +35,7 @@ pub struct MotorSettings {
     pub min_step_depth: Real,
     /// How far below the feet stable ground is snapped to while walking (m, >= 0).
     pub ground_clamp_distance: Real,
-    /// Gap under which the feet count as touching the ground (m, > 0).
+    /// Gap under which the feet count as touching the ground (m, at least [`MIN_SKIN_WIDTH`]).
     pub skin_width: Real,
     /// Pushback stops once the deepest penetration is below this (m, > 0).
     pub penetration_tolerance: Real,
@@ -72,6 +72,12 @@ pub struct MotorSettings {
     /// 0.1 s at the default 10 m/s². 0 keeps a knock until the character leaves the ground.
     pub knock_deceleration: Real,
 }
+
+/// Thinnest [`MotorSettings::skin_width`] accepted (m): 10 um. The ground probe and the step
+/// offset look from a skin width or two above the contacts they test; thinner than this is
+/// below what f32 positions resolve a few tens of metres from the origin (7.6 um at 64 m), and
+/// a 1e-9 m skin stopped a character at the first 0.2 m stair.
+pub const MIN_SKIN_WIDTH: Real = 1e-5;
 
 /// Most pushback iterations per substep a motor accepts.
 pub const MAX_PUSHBACK_ITERATIONS: u32 = 64;
@@ -177,7 +183,12 @@ impl MotorSettings {
             non_neg,
             ">= 0",
         )?;
-        check("skin_width", self.skin_width, pos, "> 0")?;
+        check(
+            "skin_width",
+            self.skin_width,
+            |v| v >= MIN_SKIN_WIDTH,
+            ">= 1e-5 (MIN_SKIN_WIDTH)",
+        )?;
         check(
             "penetration_tolerance",
             self.penetration_tolerance,

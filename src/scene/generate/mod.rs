@@ -35,6 +35,11 @@ pub const MAX_HEIGHTFIELD_CELLS: u32 = 1024;
 /// character's skin width, so larger scenery would be meaningless rather than merely big.
 pub const MAX_LENGTH: Real = 1.0e6;
 
+/// Shortest length a generator or scene shape accepts (m): 0.1 mm. Shorter sizes, sub-normal
+/// ones (`1e-45`) and zero among them, give boxes and balls whose bounding boxes have no
+/// thickness, which parry's BVH build cannot split (it panicked on a seesaw 1e-45 m thick).
+pub const MIN_LENGTH: Real = 1.0e-4;
+
 /// One collider shape with its pose in the generator's local frame (m, rad).
 #[derive(Clone, Debug)]
 pub struct Part {
@@ -58,8 +63,13 @@ impl Part {
 #[derive(Clone, Debug, PartialEq, Error)]
 #[non_exhaustive]
 pub enum GenerateError {
-    /// A length (m) is NaN, infinite, zero, negative or above [`MAX_LENGTH`].
-    #[error("`{field}` must be a finite length in (0, {max}] m, got {value}", max = MAX_LENGTH)]
+    /// A length (m) is NaN, infinite, below [`MIN_LENGTH`] (zero, negative, sub-normal) or
+    /// above [`MAX_LENGTH`].
+    #[error(
+        "`{field}` must be a finite length in [{min}, {max}] m, got {value}",
+        min = MIN_LENGTH,
+        max = MAX_LENGTH
+    )]
     BadLength {
         /// The parameter's name.
         field: &'static str,
@@ -108,7 +118,7 @@ pub enum GenerateError {
 }
 
 pub(crate) fn check_length(field: &'static str, value: Real) -> Result<Real, GenerateError> {
-    if value.is_finite() && value > 0.0 && value <= MAX_LENGTH {
+    if value.is_finite() && (MIN_LENGTH..=MAX_LENGTH).contains(&value) {
         Ok(value)
     } else {
         Err(GenerateError::BadLength { field, value })
@@ -366,7 +376,7 @@ fn box_part(min: Point3, max: Point3) -> Part {
 /// # Errors
 /// [`GenerateError::BadCount`] when `steps` is 0 or above [`MAX_PARTS`];
 /// [`GenerateError::BadLength`] when `rise`, `tread` or `width` is not a finite length in
-/// (0, [`MAX_LENGTH`]].
+/// [[`MIN_LENGTH`], [`MAX_LENGTH`]].
 pub fn stairs(
     steps: u32,
     rise: Real,
@@ -403,7 +413,7 @@ fn stairs_parts(steps: u32, rise: Real, tread: Real, width: Real) -> Vec<Part> {
 /// # Errors
 /// [`GenerateError::BadAngle`] when `angle` is not strictly between 0 and pi/2;
 /// [`GenerateError::BadLength`] when `length`, `width` or `thickness` is not a finite length
-/// in (0, [`MAX_LENGTH`]].
+/// in [[`MIN_LENGTH`], [`MAX_LENGTH`]].
 pub fn ramp(
     angle: Real,
     length: Real,
@@ -434,7 +444,7 @@ fn ramp_parts(angle: Real, length: Real, width: Real, thickness: Real) -> Vec<Pa
 ///
 /// # Errors
 /// [`GenerateError::BadCount`] when `nx` or `nz` is 0 or `nx * nz` is above [`MAX_PARTS`];
-/// [`GenerateError::BadLength`] when `size` is not a finite length in (0, [`MAX_LENGTH`]].
+/// [`GenerateError::BadLength`] when `size` is not a finite length in [[`MIN_LENGTH`], [`MAX_LENGTH`]].
 pub fn box_grid(nx: u32, nz: u32, size: Real) -> Result<Vec<Part>, GenerateError> {
     Ok(Generator::box_grid(nx, nz, size)?.parts())
 }
@@ -468,7 +478,7 @@ fn box_grid_parts(nx: u32, nz: u32, size: Real) -> Vec<Part> {
 ///
 /// # Errors
 /// [`GenerateError::BadLength`] when `radius` or `rock_size` is not a finite length in
-/// (0, [`MAX_LENGTH`]]; [`GenerateError::BadCount`] when `rocks + 1` parts would exceed
+/// [[`MIN_LENGTH`], [`MAX_LENGTH`]]; [`GenerateError::BadCount`] when `rocks + 1` parts would exceed
 /// [`MAX_PARTS`].
 pub fn planet(
     radius: Real,

@@ -46,6 +46,9 @@ pub(super) fn escape(
 ) -> Option<Escape> {
     let up = pose.up();
     let tol = ctx.motor.settings.penetration_tolerance;
+    if buried(ctx, pose, motion, contacts) {
+        return None;
+    }
     if let Some(rise) = slide_out(ctx, pose, motion, &up, contacts) {
         return Some(rise);
     }
@@ -64,6 +67,32 @@ pub(super) fn escape(
         }
     }
     best
+}
+
+/// True when a sphere of the stack at `pose` is deeper in a piece than the stack is tall: no
+/// straight move of at most that height can clear it (a sphere `d` deep must move at least `d`
+/// to leave), so no escape is searched for. A character spawned deep inside a huge rock is
+/// then balanced at once instead of trying every direction against every piece around it
+/// (a thousand such characters took seconds a step).
+fn buried(
+    ctx: &StepContext<'_>,
+    pose: &Pose,
+    motion: &Vec3,
+    contacts: &mut Vec<(usize, SurfacePoint)>,
+) -> bool {
+    let tol = ctx.motor.settings.penetration_tolerance;
+    let cap = ctx.motor.stack.height();
+    ctx.motor.stack.spheres().iter().any(|sphere| {
+        let centre = pose.centre_at(sphere.offset_local);
+        collect_contacts(
+            ctx,
+            &centre,
+            &(centre - motion),
+            sphere.radius,
+            tol,
+            contacts,
+        ) > cap
+    })
 }
 
 /// The least move along unit `dir` (m) that clears every contact of the stack at `pose`, in

@@ -495,7 +495,8 @@ impl Motor {
             let trial = (&mut scratch.contacts, &mut scratch.trial_hits);
             // Nothing can be stood on past a collider flagged not walkable (another
             // character's body): the step offset is not tried against it.
-            let step = if s.blocked_climbable {
+            // A crushed stack has no room to rise either.
+            let step = if s.blocked_climbable && !s.crushed {
                 let displacement = want * input.dt;
                 try_step_up(
                     ctx,
@@ -823,9 +824,11 @@ fn facing_turn(pose: &Pose, intent: &MoveIntent, dt: Real) -> Real {
 ///
 /// The velocity is the sum of the ground's [`ContactHooks::surface_velocity`] (projected onto
 /// the ground's plane: a conveyor belt) and the motion of a kinematic collider: its linear
-/// velocity plus the arc its angular velocity (about the collider's pose origin) sweeps the
-/// character's position through in `dt` (s), divided by `dt`, so a rider on a turning disc keeps
-/// its radius exactly. The turn is the angular velocity's part along up, times `dt`. The step
+/// velocity plus the arc its angular velocity sweeps the character's position through in `dt`
+/// (s), divided by `dt`, so a rider on a turning disc keeps its radius exactly. The collider's
+/// pose is taken as the end of its motion (game code moves it, then steps the character), so
+/// the turn is about where its origin was at the start, `pose - linear * dt`: a rider on a
+/// platform that glides and spins at once stays where it stands on it. The turn is the angular velocity's part along up, times `dt`. The step
 /// caps the character's own velocity plus this at `max_speed` (flagged).
 fn carried_velocity(
     world: &dyn Geometry,
@@ -858,7 +861,10 @@ fn carried_velocity(
         if angle > 0.0 && angle.is_finite() {
             let axis = UnitVec3::new_unchecked(spin / angle);
             let angle = angle.rem_euclid(std::f32::consts::TAU);
-            let centre = Point3::from(c.pose.translation.vector);
+            // The collider is already where this step takes it (game code moves it, then
+            // steps the character): the turn is about where its origin was when the step
+            // began, and the move then carries the turned arm along.
+            let centre = Point3::from(c.pose.translation.vector - c.linear * dt);
             let arm = pose.position - centre;
             let swept = crate::math::axis_angle(&axis, angle) * arm - arm;
             carried += swept / dt;

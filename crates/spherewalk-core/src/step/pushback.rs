@@ -206,6 +206,13 @@ pub fn pushback(
             None => unusual_push(ctx, pose, &mut rules, buffer),
         };
         summary.crushed |= rules.crushed;
+        if rules.crushed && d == Vec3::zeros() {
+            // Crushed and already balanced: further iterations would measure the same
+            // contacts again (against a pile of deep solids, hundreds of closest points each).
+            summary.exhausted = buffer.constraints.iter().any(|c| c.dist > tol);
+            return summary;
+        }
+        let d = short_of_one_sided(ctx, pose, &rules.up, d);
         let (d, capped) = within_budget(d, budget - pushed);
         pushed += d.norm();
         if let Some(left) = ctx.recovery {
@@ -296,6 +303,65 @@ fn balanced(ctx: &StepContext<'_>, pose: &Pose, buffer: &mut ContactBuffer) -> V
     let scratch = &mut buffer.contacts;
     let free = free_length(ctx, pose, &origin, along, Touching::Yields, scratch);
     dir.into_inner() * free
+}
+
+/// Shortest push (as a share of the smallest radius) that can carry a sphere centre across a
+/// one-sided face it only touches: its centre is at least the radius less the tolerance in
+/// front of it.
+const CROSSING_PUSH: Real = 0.5;
+/// How far in front of a one-sided face's plane (m) a push shortened by
+/// [`short_of_one_sided`] leaves the sphere centre.
+const CROSSING_MARGIN: Real = 1e-4;
+
+/// `d` (m, world), shortened so that no sphere centre of the stack at `pose` crosses a
+/// one-sided face from its front to its back: a push (between a ceiling and a mesh floor, say)
+/// never carries a character through a one-sided surface it stands on from the front, where
+/// the face would stop holding it. The shortened push leaves the sphere deep in the face, which
+/// the next iteration sees as a contact like any other (the squeeze rules then balance it, as
+/// they do against a solid floor). Pushes shorter than half the smallest radius are returned
+/// as they are: only a face a sphere is already deep in (whose own contact keeps it) can be
+/// crossed by those.
+fn short_of_one_sided(ctx: &StepContext<'_>, pose: &Pose, up: &UnitVec3, d: Vec3) -> Vec3 {
+    let len = d.norm();
+    if len < CROSSING_PUSH * ctx.motor.stack.min_radius() {
+        return d;
+    }
+    let mut keep: Real = 1.0;
+    for sphere in ctx.motor.stack.spheres() {
+        let centre = pose.centre_along(up, sphere.offset_local);
+        let end = centre + d;
+        for prim in ctx.prims {
+            let crate::world::PrimitiveShape::Triangle { corners, normal } = &prim.shape else {
+                continue;
+            };
+            let before = (centre - corners[0]).dot(normal);
+            let after = (end - corners[0]).dot(normal);
+            if before < 0.0 || after >= 0.0 {
+                continue;
+            }
+            let t = before / (before - after);
+            if t < keep && within_triangle(corners, normal, &(centre + d * t)) {
+                keep = t;
+            }
+        }
+    }
+    if keep >= 1.0 {
+        return d;
+    }
+    d * (keep - CROSSING_MARGIN / len).max(0.0)
+}
+
+/// True when `p`, a point in the plane of the triangle `corners` (normal `normal`), lies
+/// inside it or on its boundary (to f32 rounding).
+fn within_triangle(
+    corners: &[crate::math::Point3; 3],
+    normal: &UnitVec3,
+    p: &crate::math::Point3,
+) -> bool {
+    (0..3).all(|i| {
+        let (a, b) = (corners[i], corners[(i + 1) % 3]);
+        (b - a).cross(&(p - a)).dot(normal) >= -1e-6 * (b - a).norm()
+    })
 }
 
 /// `d` shortened to at most `left` (m, clamped at 0), and whether it was shortened.

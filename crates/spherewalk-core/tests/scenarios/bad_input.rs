@@ -5,8 +5,9 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
+use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    GroundState, InputFlags, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,
+    GroundState, InputFlags, Iso, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,
     Real, SettingsError, ShapeError, SphereStack, StepInput, UpFrame, Vec3,
 };
 use std::f32::consts::FRAC_PI_2;
@@ -833,6 +834,54 @@ fn huge_gravity_is_clamped_and_flagged() {
         epsilon = 1e-3
     );
     assert!(r.pose.is_finite());
+}
+
+/// Issue 27: gravity of 1e6 m/s² sideways, toward a wall: a box whose face is the plane
+/// x = 1, or a one-sided triangle wall facing -x at x = 1. The pull is clamped to MAX_GRAVITY
+/// and the speed to max_speed, and that speed is still substepped and pushed back: the
+/// character never passes the wall and ends pressed against it.
+#[test]
+fn huge_sideways_gravity_never_drives_through_a_wall() {
+    let one_sided = SharedShape::trimesh(
+        vec![
+            Point3::new(1.0, 0.0, -5.0),
+            Point3::new(1.0, 0.0, 5.0),
+            Point3::new(1.0, 5.0, 5.0),
+            Point3::new(1.0, 5.0, -5.0),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    )
+    .expect("wall");
+    for (kind, wall) in [("box", None), ("one-sided", Some(one_sided))] {
+        for spheres in [3, 5] {
+            let scene = match &wall {
+                None => floor_and_wall(),
+                Some(w) => {
+                    let mut scene = Scene::new(Frame::world_up());
+                    scene.add_floor(20.0);
+                    scene.add(w.clone(), Iso::identity());
+                    scene
+                }
+            };
+            let stack = SphereStack::capsule(1.8, 0.3, spheres).expect("stack");
+            let motor = Motor::new(stack, MotorSettings::default()).expect("motor");
+            let mut r = Runner::new(scene, motor, Point3::new(-4.0, 0.0, 0.0));
+            r.settle(5);
+            for step in 0..120 {
+                step_raw(&mut r, MoveIntent::default(), Vec3::new(1e6, -G, 0.0), DT);
+                assert!(r.pose.is_finite(), "{kind}, {spheres} spheres, step {step}");
+                // The spheres' surface never passes the face at x = 1 by more than the skin.
+                let front = r.max_sphere_coord(0) + 0.3;
+                assert!(
+                    front <= 1.0 + 0.011,
+                    "{kind}, {spheres} spheres, step {step}: reached x = {front}"
+                );
+            }
+            // Pressed against the wall by then: 5 m at up to 500 m/s.
+            let front = r.max_sphere_coord(0) + 0.3;
+            assert!(front > 0.98, "{kind}, {spheres} spheres: at {front}");
+        }
+    }
 }
 
 /// Issue "hostile input": `max_substep_fraction: 1e-30` made one step take 4.3 billion

@@ -120,8 +120,8 @@ impl Drawn {
         s.air_acceleration = r[8];
         s.coyote_time = r[9];
         s.penetration_recovery_speed = self.recovery.then_some(r[10]);
-        // Skin in (0, half the smallest radius]; step height in [0, height).
-        s.skin_width = (0.5 * stack.min_radius() * r[11]).max(1e-9);
+        // Skin in [MIN_SKIN_WIDTH, half the smallest radius]; step height in [0, height).
+        s.skin_width = (0.5 * stack.min_radius() * r[11]).max(spherewalk_core::MIN_SKIN_WIDTH);
         s.step_height = stack.height() * r[12];
         s.max_pushback_iterations = self.iterations;
         s.up_frame = match self.frame {

@@ -81,8 +81,18 @@ fn regression_lift_at_10_m_s_into_a_low_ceiling_keeps_its_rider_on_top() {
 /// into the floor. Descends from 2.5 m to 1.2 m above the floor; `ceiling` is its half
 /// width along X (m, centred on x = 0) and the character stands at x = `x`.
 fn lower_ceiling(frame: Frame, half_width: Real, x: Real) -> (Runner, Vec<bool>) {
+    lower_ceiling_over(frame, half_width, x, false)
+}
+
+/// [`lower_ceiling`] over a solid floor slab, or with `mesh`, over a one-sided triangle-mesh
+/// floor (two triangles facing up, 40 m square, top y = 0).
+fn lower_ceiling_over(frame: Frame, half_width: Real, x: Real, mesh: bool) -> (Runner, Vec<bool>) {
     let mut scene = Scene::new(frame);
-    scene.add_floor(20.0);
+    if mesh {
+        scene.add(mesh_floor(), Iso::identity());
+    } else {
+        scene.add_floor(20.0);
+    }
     let half = Vec3::new(half_width, 0.5, 10.0);
     let ceiling = scene.add(
         SharedShape::cuboid(half.x, half.y, half.z),
@@ -111,6 +121,61 @@ fn lower_ceiling(frame: Frame, half_width: Real, x: Real) -> (Runner, Vec<bool>)
         crushed.push(run.report.crushed);
     }
     (run, crushed)
+}
+
+/// A one-sided floor: a 40 m square of two triangles at y = 0 facing up.
+fn mesh_floor() -> SharedShape {
+    SharedShape::trimesh(
+        vec![
+            Point3::new(-20.0, 0.0, -20.0),
+            Point3::new(20.0, 0.0, -20.0),
+            Point3::new(20.0, 0.0, 20.0),
+            Point3::new(-20.0, 0.0, 20.0),
+        ],
+        vec![[0, 2, 1], [0, 3, 2]],
+    )
+    .expect("floor")
+}
+
+/// Issue 27: the same squeeze over a one-sided mesh floor. Before, the balance between ceiling
+/// and floor pushed the feet sphere's centre a radius below the floor (feet at y = -1.35),
+/// and it stayed under it after the ceiling lifted. A squeeze never pushes a character
+/// through a one-sided floor it stands on from the front: it is crushed in place, and stands
+/// on the floor again once the ceiling lifts back to 2.5 m.
+#[test]
+fn lowering_ceiling_over_a_one_sided_floor_never_pushes_through_it() {
+    for frame in [Frame::world_up(), Frame::rotated()] {
+        let (mut run, crushed) = lower_ceiling_over(frame, 10.0, 0.1, true);
+        assert!(
+            crushed.iter().any(|&c| c),
+            "{}: crushed under it",
+            frame.name
+        );
+        // Lift the ceiling (the second collider after the floor) back up at 1 m/s.
+        let ceiling = run
+            .scene
+            .world
+            .iter()
+            .map(|(id, _)| id)
+            .nth(1)
+            .expect("ceiling");
+        let mut bottom: Real = 1.2;
+        for t in 0..120 {
+            let next = (bottom + DT).min(2.5);
+            let v = Vec3::new(0.0, (next - bottom) / DT, 0.0);
+            bottom = next;
+            move_box(&mut run, ceiling, Vec3::new(0.0, bottom + 0.5, 0.0), v);
+            run.step(Vec3::zeros());
+            assert!(
+                run.feet_centre().y >= RADIUS - 1e-3,
+                "{}: step {t} after: feet centre {:?}",
+                frame.name,
+                run.feet_centre()
+            );
+        }
+        assert!(run.report.is_grounded(), "{}: standing again", frame.name);
+        assert_abs_diff_eq!(run.local().y, 0.0, epsilon = 1e-3);
+    }
 }
 
 /// With room (a 1 m wide ceiling), the character steps out from under it, to the nearer side,

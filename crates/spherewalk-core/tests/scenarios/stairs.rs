@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use approx::assert_abs_diff_eq;
-use spherewalk_core::{MotorSettings, Point3, Real, Vec3};
+use spherewalk_core::{MIN_SKIN_WIDTH, MotorSettings, Point3, Real, SettingsError, Vec3};
 
 /// A straight staircase rising along scene +X from x = 1: `count` steps of `rise` (m) and
 /// 0.4 m treads, then a landing to x = 8. Each step is a solid block from its riser to the end.
@@ -131,5 +131,44 @@ fn a_riser_met_late_in_the_move_is_climbed_in_the_same_step() {
             frame.name,
             r.local()
         );
+    }
+}
+
+/// Issue 27: `skin_width` 1e-9 m was accepted, and the character no longer climbed 0.2 m
+/// stairs (stopped at the first riser): the step offset's probes start a skin width or two
+/// above the contacts they test, which such a skin puts below f32's resolution. Skins under
+/// `MIN_SKIN_WIDTH` (10 um) are refused by name; at that floor the character still climbs.
+#[test]
+fn the_thinnest_skin_accepted_still_climbs_stairs() {
+    let mut thin = MotorSettings::default();
+    thin.skin_width = 1e-9;
+    let err = thin.validate().expect_err("refused");
+    assert!(
+        matches!(err, SettingsError::OutOfRange { field: "skin_width", value, .. } if value == 1e-9),
+        "{err}"
+    );
+    thin.skin_width = MIN_SKIN_WIDTH;
+    assert_eq!(thin.validate(), Ok(()));
+    for frame in [Frame::world_up(), Frame::rotated()] {
+        let mut r = Runner::new(
+            staircase(frame, 0.2, 5),
+            capsule_motor(thin),
+            Point3::new(-1.0, 0.0, 0.0),
+        );
+        r.settle(5);
+        let mut grounded = 0;
+        for _ in 0..150 {
+            r.step(Vec3::new(3.0, 0.0, 0.0));
+            grounded += usize::from(r.report.is_grounded());
+        }
+        // On the landing (top 1.0 m, from x = 2.6 to 8) and grounded on every step.
+        assert!(
+            r.local().x > 5.5,
+            "{}: stuck at x = {}",
+            frame.name,
+            r.local().x
+        );
+        assert_abs_diff_eq!(r.local().y, 1.0, epsilon = 1e-3);
+        assert_eq!(grounded, 150, "{}", frame.name);
     }
 }
