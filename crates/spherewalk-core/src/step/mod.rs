@@ -78,6 +78,10 @@ pub struct StepContext<'a> {
     /// Set by a phase that stopped short at the edge of `bounds` (a squeeze escape longer than
     /// the region allows): [`Motor::step`] then runs the step again over a wider region.
     pub cut_short: Option<&'a Cell<bool>>,
+    /// The direction this step's gravity pulls (unit, world), if any: a landing removes the
+    /// velocity it falls with along it when up lags well behind it. `None` (and in `Surface`
+    /// mode, where gravity pulls along -up): along up.
+    pub fall: Option<UnitVec3>,
 }
 
 impl StepContext<'_> {
@@ -170,6 +174,7 @@ impl Motor {
             recovery: None,
             bounds: None,
             cut_short: None,
+            fall: None,
         }
     }
 
@@ -330,6 +335,10 @@ impl Motor {
             }),
             bounds: Some(*bounds),
             cut_short: Some(&cut_short),
+            fall: match self.settings.up_frame {
+                UpFrame::Surface => None,
+                _ => UnitVec3::try_new(clean.gravity, 1e-6),
+            },
             ..self.context(world, &prims)
         };
         let velocity = {

@@ -552,6 +552,7 @@ fn constraint(
         dir: n.into_inner(),
         dist: depth,
         normal: n.into_inner(),
+        clip: n.into_inner(),
         as_wall: false,
         steep: !walkable,
         lifts: false,
@@ -561,10 +562,12 @@ fn constraint(
     };
     if index == 0 && walkable && mode != PushMode::Walls {
         // Lift straight up by the amount that clears the contact plane. `normal` stays the
-        // contact's: velocity into the ground is removed along up, leaving it tangent.
+        // contact's: velocity into the ground is removed against the fall (along up, unless
+        // gravity is well off up), leaving it tangent.
         return Constraint {
             dir: up.into_inner(),
             dist: (depth / nu).min(2.0 * radius),
+            clip: landing_clip(ctx, up, &n),
             lifts: mode == PushMode::Grounded,
             firm: true,
             ..base
@@ -601,9 +604,34 @@ fn constraint(
         dir,
         dist,
         normal: dir,
+        clip: dir,
         as_wall: mode != PushMode::Free,
         steep: true,
         ..base
+    }
+}
+
+/// Cosine of the widest angle (about 2.6 degrees) between up and the way up against gravity
+/// at which a landing still removes velocity along up.
+const FALL_ALONG_UP: Real = 0.999;
+
+/// The direction a landing on a contact of normal `n` removes velocity along (unit, world):
+/// up, the character's own "vertical", so the speed it had across up is kept along the ground
+/// (a landing never slides down a ramp); but against the fall when gravity is well off up (it
+/// turns toward gravity at a bounded rate), so speed gained falling sideways is not turned
+/// into speed along the ground (1e6 m/s² sideways launched a character up a wall at
+/// 370 m/s); and along `n` itself when the fall does not press into the contact.
+fn landing_clip(ctx: &StepContext<'_>, up: &UnitVec3, n: &UnitVec3) -> Vec3 {
+    let Some(fall) = ctx.fall else {
+        return up.into_inner();
+    };
+    let against = -fall.into_inner();
+    if against.dot(up) >= FALL_ALONG_UP {
+        up.into_inner()
+    } else if against.dot(n) > 1e-3 {
+        against
+    } else {
+        n.into_inner()
     }
 }
 

@@ -24,6 +24,10 @@ pub(crate) struct Constraint {
     /// the push leaves a surface along another direction (a landing lifted along up leaves
     /// its velocity tangent to the ground, not merely without its up part).
     pub normal: Vec3,
+    /// Unit direction (world) along which the clip removes velocity pointing against
+    /// `normal`: `dir`, except for a landing, where it is against the fall (see
+    /// `StepContext::fall`).
+    pub clip: Vec3,
     /// The contact acts as a wall (its push was flattened or faces sideways or down).
     pub as_wall: bool,
     /// The contact is not walkable ground (steep, upper body or a not-walkable collider).
@@ -48,6 +52,7 @@ impl Constraint {
             dir,
             dist,
             normal: dir,
+            clip: dir,
             as_wall: false,
             steep: false,
             lifts: false,
@@ -65,6 +70,7 @@ impl Constraint {
             dir: dir.into_inner(),
             dist,
             normal: dir.into_inner(),
+            clip: dir.into_inner(),
             as_wall: false,
             steep: true,
             lifts: false,
@@ -241,17 +247,18 @@ pub(crate) fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3) -> C
     clip
 }
 
-/// Removes from `v` the part pointing into `c` and returns the speed removed (m/s). A lifting
+/// Removes from `v` the part pointing into `c` (along `c.clip`) and returns the speed removed
+/// (m/s). A lifting
 /// contact keeps the speed along the ground (the up part is re-derived next step); a steep
 /// contact never adds upward speed (no climbing by pressing).
 fn remove_velocity(v: &mut Vec3, c: &Constraint, up: &UnitVec3) -> Real {
     let into = v.dot(&c.normal);
-    let along = c.dir.dot(&c.normal);
+    let along = c.clip.dot(&c.normal);
     if into >= 0.0 || c.lifts || along <= 1e-3 {
         return 0.0;
     }
     let up_before = v.dot(up);
-    *v -= c.dir * (into / along);
+    *v -= c.clip * (into / along);
     if c.steep {
         let cap = up_before.max(0.0);
         let up_after = v.dot(up);
