@@ -403,13 +403,15 @@ impl Owner {
 
 /// A triangle thinner than this share of its longest edge is a sliver.
 const SLIVER: Real = 1e-5;
-/// ... or thinner than this many f32 roundings of its largest coordinate (m per m).
-const SLIVER_ROUNDINGS: Real = 64.0 * Real::EPSILON;
+/// ... or thinner than this many f32 roundings of its largest coordinate (m per m): four, at
+/// which rounding the corners alone can tilt the normal by a quarter of a radian. (Sixty-four
+/// dropped real 4 cm strips of a level put 5 km from the origin.)
+const SLIVER_ROUNDINGS: Real = 4.0 * Real::EPSILON;
 
 /// True when the triangle with `corners` (world, m) and unnormalised normal `raw` (their edge
 /// cross product) is a sliver: its height over its longest edge is under [`SLIVER`] of that
 /// edge, or under [`SLIVER_ROUNDINGS`] of its largest coordinate (far from the origin, where
-/// f32 rounding of the corners alone can tilt a thin triangle's normal by radians).
+/// f32 rounding of the corners alone tilts a thin triangle's normal).
 fn is_sliver(corners: &[Point3; 3], raw: &Vec3) -> bool {
     let [a, b, c] = *corners;
     let longest = (b - a)
