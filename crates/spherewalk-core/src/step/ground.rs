@@ -282,8 +282,8 @@ pub fn surface_normal_at(
 
 /// Ground clamp past an edge: when the feet sphere hangs over an edge it can only roll around,
 /// look straight down the axis for stable ground within `max_distance` (m) below the feet and
-/// move `pose` down onto it, nudged sideways (by at most 0.35 of the feet radius, and up by at most the skin width) off the
-/// edge it leaves if needed. Returns the ground probed there.
+/// move `pose` down onto it, nudged sideways (by at most 0.35 of the feet radius, and up by at
+/// most the skin width) off the edge it leaves if needed. Returns the ground probed there.
 ///
 /// This is what walks a character smoothly down stairs: it drops onto the next tread instead
 /// of rolling over the nosing and falling.
