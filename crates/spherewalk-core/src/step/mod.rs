@@ -666,10 +666,14 @@ impl Motor {
     }
 
     /// The point (world, m) the up frame turns about: the ground contact while grounded (the
-    /// feet roll over the ground), else the feet sphere's centre.
+    /// feet roll over the ground), else the feet sphere's centre. Turning to climb a wall that
+    /// blocked the move (`Surface` mode) is about the feet sphere's centre too: the feet stay
+    /// in the corner against the wall and the body swings away from it, where turning about
+    /// the floor contact would roll them away from the wall, unblock the next move and give
+    /// the turn up.
     fn pivot(&self, pose: &Pose, state: &MotorState) -> Point3 {
-        match (state.ground, state.ground_hit) {
-            (GroundState::Grounded, Some(hit)) => hit.point,
+        match (state.ground, state.ground_hit, state.wall_normal) {
+            (GroundState::Grounded, Some(hit), None) => hit.point,
             _ => pose.centre_at(self.stack.feet().offset_local),
         }
     }
