@@ -21,7 +21,9 @@ pub fn target_up(up_frame: &UpFrame, pose: &Pose, state: &MotorState, gravity: &
                 return wall;
             }
             match (state.ground, state.ground_hit) {
-                (GroundState::Grounded | GroundState::SteepGround, Some(hit)) => hit.surface_normal,
+                // The contact normal: on a face it is the face's, and round a convex edge it
+                // turns with the feet as they roll over it, so up follows them round.
+                (GroundState::Grounded | GroundState::SteepGround, Some(hit)) => hit.contact_normal,
                 _ => current,
             }
         }

@@ -648,7 +648,15 @@ impl Motor {
         };
         let probed = probe_ground(ctx, pose, reach);
         let buffers = (&mut scratch.contacts, &mut scratch.trial_hits);
-        let landing = clamp_to_ground(ctx, pose, velocity, probed, rules, buffers);
+        let mut landing = clamp_to_ground(ctx, pose, velocity, probed, rules, buffers);
+        if rules.clamp
+            && landing.ground != GroundState::Grounded
+            && settings.up_frame == UpFrame::Surface
+            && let Some(hit) = self.hug_edge(ctx, pose, velocity)
+        {
+            landing.ground = GroundState::Grounded;
+            landing.hit = Some(hit);
+        }
         report.clamped_down = landing.clamped_down;
         if landing.snapped > settings.penetration_tolerance {
             let s = pushback(
@@ -663,6 +671,54 @@ impl Motor {
             report.note_pushback(&s);
         }
         landing
+    }
+
+    /// `Surface` mode, walking off a convex edge: the feet sphere's nearest surface point within
+    /// the clamp distance (the edge it rolls over), the stack pulled along that contact's normal
+    /// until the feet touch it, and the velocity into it removed. The contact normal, turning
+    /// as the feet roll, is the ground's surface normal: the up follows it round the edge.
+    /// `None` when nothing is that near, or when the pull would put a sphere into something.
+    fn hug_edge(
+        &self,
+        ctx: &StepContext<'_>,
+        pose: &mut Pose,
+        velocity: &mut Vec3,
+    ) -> Option<crate::contact::GroundHit> {
+        let feet = self.stack.feet();
+        let centre = pose.centre_at(feet.offset_local);
+        let reach = feet.radius + self.settings.ground_clamp_distance;
+        let mut best: Option<(usize, crate::world::SurfacePoint)> = None;
+        for (k, prim) in ctx.prims.iter().enumerate() {
+            if let Some(sp) = ctx.world.primitive_closest(prim, &centre, reach)
+                && prim.holds(&sp, &centre)
+                && sp.distance > 0.0
+                && best.is_none_or(|(_, b)| sp.distance < b.distance)
+            {
+                best = Some((k, sp));
+            }
+        }
+        let (k, sp) = best?;
+        let n = sp.contact_normal;
+        let mut hugged = *pose;
+        hugged.position -= n.into_inner() * (sp.distance - feet.radius);
+        if max_penetration(ctx, &hugged) > self.settings.penetration_tolerance {
+            return None;
+        }
+        *pose = hugged;
+        let into = velocity.dot(&n);
+        if into < 0.0 {
+            *velocity -= n.into_inner() * into;
+        }
+        let cos = n.dot(&pose.up()).clamp(-1.0, 1.0);
+        Some(crate::contact::GroundHit {
+            collider: ctx.prims[k].collider,
+            point: sp.point,
+            contact_normal: n,
+            surface_normal: n,
+            slope_angle: crate::math::acos(cos),
+            stable: true,
+            distance: 0.0,
+        })
     }
 
     /// The point (world, m) the up frame turns about: the ground contact while grounded (the

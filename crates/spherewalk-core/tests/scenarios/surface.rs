@@ -1,7 +1,7 @@
 //! Surface up-mode: walking from a floor onto a wall and onto the ceiling.
 
 use crate::common::*;
-use spherewalk_core::{MotorSettings, MoveIntent, Point3, Quat, Real, UpFrame, Vec3};
+use spherewalk_core::{Iso, MotorSettings, MoveIntent, Point3, Quat, Real, UpFrame, Vec3};
 
 /// A room slice: floor top y = 0, a wall whose face is x = 4, a ceiling whose face is y = 4.
 fn room(frame: Frame) -> Scene {
@@ -165,6 +165,183 @@ fn concave_corners_are_climbed_at_any_walking_speed() {
                     assert!(deepest < 1e-3, "{what}: {deepest} m deep coming down");
                 }
             }
+        }
+    }
+}
+
+/// What one loop round the box measured.
+#[derive(Debug, Default)]
+struct Loop {
+    /// Faces stood on away from the edges, in order (each once per visit).
+    faces: Vec<&'static str>,
+    /// Largest gap between the feet sphere and the box (m).
+    gap: Real,
+    /// Longest run of steps not grounded.
+    airborne: u32,
+    /// Worst angle between up and the face stood on, away from the edges (degrees).
+    up_error: Real,
+    /// Deepest penetration after any step (m).
+    deepest: Real,
+    /// Distance from the start when the loop closed (m), if it did.
+    closed: Option<Real>,
+}
+
+/// The face of the 2 m x 1 m x 2 m box (x in -1..1, y in -1..0, z in -1..1, scene frame) whose
+/// middle the feet centre `c` (scene) is over, at least 0.3 m from its edges along the loop,
+/// with its outward normal.
+fn face_under(c: &Point3) -> Option<(&'static str, Vec3)> {
+    let mid_z = c.z.abs() < 0.7;
+    let mid_y = c.y > -0.7 && c.y < -0.3;
+    match () {
+        _ if c.y > 0.0 && mid_z => Some(("top", Vec3::y())),
+        _ if c.z < -1.0 && mid_y => Some(("front", -Vec3::z())),
+        _ if c.y < -1.0 && mid_z => Some(("bottom", -Vec3::y())),
+        _ if c.z > 1.0 && mid_y => Some(("back", Vec3::z())),
+        _ => None,
+    }
+}
+
+/// A `Surface` character (`spheres`, `height` m, `radius` m) starting on the middle of the
+/// top of a floating sharp-edged box and walking forward (scene -z) at `speed` m/s: over the
+/// top, down the front, under the bottom, up the back and onto the top again.
+fn loop_the_box(frame: Frame, (spheres, height, radius): (usize, Real, Real), speed: Real) -> Loop {
+    let mut scene = Scene::new(frame);
+    scene.add_box([-1.0, -1.0, -1.0], [1.0, 0.0, 1.0]);
+    let mut settings = MotorSettings::default();
+    settings.up_frame = UpFrame::Surface;
+    let stack = spherewalk_core::SphereStack::capsule(height, radius, spheres).expect("stack");
+    let motor = spherewalk_core::Motor::new(stack, settings).expect("motor");
+    let mut r = Runner::new(scene, motor, Point3::origin());
+    r.settle(5);
+    let start = r.local();
+    let mut out = Loop::default();
+    let mut airborne = 0;
+    let filter = spherewalk_core::QueryFilter::default();
+    for _ in 0..600 {
+        r.step_intent(MoveIntent::walk(r.pose.forward().into_inner() * speed));
+        let world_feet = r.pose.centre_at(r.motor.stack().feet().offset_local);
+        if let Some((_, sp)) = r.scene.world.closest_point(&world_feet, 1.0, &filter) {
+            out.gap = out.gap.max(sp.distance - radius);
+        } else {
+            out.gap = Real::INFINITY;
+        }
+        airborne = if r.report.is_grounded() {
+            0
+        } else {
+            airborne + 1
+        };
+        out.airborne = out.airborne.max(airborne);
+        out.deepest = out.deepest.max(r.report.max_penetration);
+        let feet = r.feet_centre();
+        if let Some((name, normal)) = face_under(&feet) {
+            let error = r
+                .local_up()
+                .dot(&normal)
+                .clamp(-1.0, 1.0)
+                .acos()
+                .to_degrees();
+            out.up_error = out.up_error.max(error);
+            if out.faces.last() != Some(&name) {
+                out.faces.push(name);
+            }
+        }
+        if out.faces.len() == 5 && r.local().z <= start.z {
+            out.closed = Some((r.local() - start).norm());
+            break;
+        }
+    }
+    out
+}
+
+/// Issue 28: convex edges in `Surface` mode. A spider (2 spheres, 0.5 m tall, 0.15 m radius)
+/// walking at 1.5 m/s loops a floating sharp-edged 2 m x 1 m x 2 m box: over the top, down the
+/// front, under the bottom, up the back and onto the top again, past its start. Before, it
+/// rolled off the first edge and fell: the up followed the face's normal, which stays the top's
+/// while the feet roll over its edge. Now the up follows the contact normal (which turns with
+/// the feet round an edge), and a walker that finds no ground past an edge is pulled back onto
+/// the edge it rolls over, along that contact's normal. The same for a 4-sphere 1.2 m
+/// character, and in a frame rotated about a tilted axis 100 m from the origin.
+#[test]
+fn a_spider_walks_round_a_sharp_edged_box() {
+    let tilted = Frame {
+        name: "tilted, 100 m out",
+        iso: Iso::from_parts(
+            Vec3::new(60.0, -50.0, 60.0).into(),
+            spherewalk_core::math::euler_xyz(0.7, -0.4, 1.1),
+        ),
+        planet: None,
+    };
+    let cases = [
+        (Frame::world_up(), (2, 0.5, 0.15)),
+        (tilted, (2, 0.5, 0.15)),
+        (Frame::world_up(), (4, 1.2, 0.2)),
+    ];
+    for (frame, shape) in cases {
+        let l = loop_the_box(frame, shape, 1.5);
+        let what = format!("{}: {shape:?}: {l:?}", frame.name);
+        println!("{what}");
+        assert_eq!(l.faces, ["top", "front", "bottom", "back", "top"], "{what}");
+        // The feet stay on the box: within 5 cm of it (they roll round each edge in contact).
+        assert!(l.gap < 0.05, "{what}");
+        // Never off the ground for more than 3 steps.
+        assert!(l.airborne <= 3, "{what}");
+        // Up within 10 degrees of the face stood on, away from the edges.
+        assert!(l.up_error < 10.0, "{what}");
+        // Back past the start, within 0.3 m of it (the loop closes on its own line).
+        assert!(l.closed.is_some_and(|d| d < 0.3), "{what}");
+        // Never deeper than the skin.
+        assert!(l.deepest < 0.01, "{what}");
+    }
+}
+
+/// Issue 28: off a 1 m ledge onto its riser and down onto the floor below, in `Surface` mode:
+/// a convex edge, then a concave one. The spider (and the 1.8 m capsule) walks over the
+/// ledge's edge, down the riser (up facing +x) and onto the floor (up back to +y), in contact
+/// all the way.
+#[test]
+fn off_a_ledge_down_its_riser_and_onto_the_floor() {
+    for frame in [Frame::world_up(), Frame::rotated()] {
+        for (spheres, height, radius) in [(2, 0.5, 0.15), (3, 1.8, 0.3)] {
+            let mut scene = Scene::new(frame);
+            scene.add_box([-10.0, -1.0, -3.0], [10.0, 0.0, 3.0]);
+            scene.add_box([-6.0, 0.0, -3.0], [0.0, 1.0, 3.0]);
+            let mut settings = MotorSettings::default();
+            settings.up_frame = UpFrame::Surface;
+            let stack = spherewalk_core::SphereStack::capsule(height, radius, spheres).expect("s");
+            let motor = spherewalk_core::Motor::new(stack, settings).expect("motor");
+            let mut r = Runner::new(scene, motor, Point3::new(-2.0, 1.0, 0.0));
+            // Face scene +X.
+            r.pose.orientation = frame.iso.rotation
+                * Quat::from_axis_angle(&Vec3::y_axis(), -std::f32::consts::FRAC_PI_2);
+            r.settle(5);
+            let what = format!("{}: {spheres} spheres", frame.name);
+            let (mut on_riser, mut on_floor, mut airborne, mut longest) = (None, None, 0, 0);
+            for step in 0..400u32 {
+                r.step_intent(MoveIntent::walk(r.pose.forward().into_inner() * 1.5));
+                airborne = if r.report.is_grounded() {
+                    0
+                } else {
+                    airborne + 1
+                };
+                longest = longest.max(airborne);
+                assert!(r.report.max_penetration < 0.01, "{what}: step {step}");
+                let up = r.local_up();
+                if on_riser.is_none() && up.x > 0.999 && r.report.is_grounded() {
+                    on_riser = Some(step);
+                }
+                if on_riser.is_some() && on_floor.is_none() && up.y > 0.999 && r.local().y < 0.01 {
+                    on_floor = Some(step);
+                }
+            }
+            assert!(on_riser.is_some(), "{what}: never stood on the riser");
+            assert!(on_floor.is_some(), "{what}: never stood on the floor below");
+            assert!(longest <= 3, "{what}: {longest} steps off the ground");
+            // Walking on along the floor, away from the riser.
+            assert!(
+                r.local().x > 1.0 && r.report.is_grounded(),
+                "{what}: {:?}",
+                r.local()
+            );
         }
     }
 }
