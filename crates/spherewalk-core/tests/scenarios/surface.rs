@@ -345,3 +345,22 @@ fn off_a_ledge_down_its_riser_and_onto_the_floor() {
         }
     }
 }
+
+/// Issue 28: the loop at any walking speed with the default `up_turn_rate` (8 rad/s): rolling
+/// round an edge needs the up to turn as fast as the feet roll (speed over feet radius: 40
+/// rad/s for the spider at 6 m/s), and a grounded character's up may turn that fast. The
+/// spider and the 1.8 m capsule close the loop at 3 and 6 m/s, never off the ground.
+#[test]
+fn the_box_loop_holds_at_running_speed() {
+    for speed in [3.0, 6.0] {
+        for shape in [(2, 0.5, 0.15), (3, 1.8, 0.3)] {
+            let l = loop_the_box(Frame::world_up(), shape, speed);
+            let what = format!("{shape:?} at {speed} m/s: {l:?}");
+            println!("{what}");
+            assert_eq!(l.faces, ["top", "front", "bottom", "back", "top"], "{what}");
+            assert!(l.airborne == 0 && l.gap < 0.05, "{what}");
+            assert!(l.closed.is_some_and(|d| d < 0.3), "{what}");
+            assert!(l.deepest < 0.01, "{what}");
+        }
+    }
+}
