@@ -651,7 +651,6 @@ impl Motor {
         let mut landing = clamp_to_ground(ctx, pose, velocity, probed, rules, buffers);
         if rules.clamp
             && landing.ground != GroundState::Grounded
-            && settings.up_frame == UpFrame::Surface
             && let Some(hit) = self.hug_edge(ctx, pose, velocity)
         {
             landing.ground = GroundState::Grounded;
@@ -687,7 +686,8 @@ impl Motor {
         rate.max(along * dt / self.stack.feet().radius)
     }
 
-    /// `Surface` mode, walking off a convex edge: the feet sphere's nearest surface point within
+    /// Walking off a convex edge in `Surface` mode, or under a pull toward the edge (surface
+    /// gravity): the feet sphere's nearest surface point within
     /// the clamp distance (the edge it rolls over), the stack pulled along that contact's normal
     /// until the feet touch it, and the velocity into it removed. The contact normal, turning
     /// as the feet roll, is the ground's surface normal: the up follows it round the edge.
@@ -713,6 +713,14 @@ impl Motor {
         }
         let (k, sp) = best?;
         let n = sp.contact_normal;
+        // Outside `Surface` mode only an edge the pull presses the feet onto is followed
+        // (surface gravity round a sharp cube pulls toward the edge itself); an edge off to
+        // the side of the pull (a cliff under uniform gravity) is left.
+        if self.settings.up_frame != UpFrame::Surface
+            && !ctx.fall.is_some_and(|f| -f.dot(&n) >= self.cos_slope)
+        {
+            return None;
+        }
         let mut hugged = *pose;
         hugged.position -= n.into_inner() * (sp.distance - feet.radius);
         if max_penetration(ctx, &hugged) > self.settings.penetration_tolerance {
