@@ -1008,3 +1008,40 @@ fn galaxy_scene_looper_walks_round_the_inside_of_the_loop_tunnel() {
         assert_eq!(*face, cycle[k % 4], "faces visited: {seen:?}");
     }
 }
+
+/// Issue 28: the spider of `walls.ron` (two spheres, 0.5 m, `Surface` mode, 1.5 m/s) walks
+/// round the outside of its floating sharp-edged box (centre (2.5, 3, -12), half-extents
+/// (1, 0.5, 1)), over the top, down one side, under the bottom and up the other, staying on
+/// it: never more than 5 cm from it in 10 s.
+#[test]
+fn walls_scene_spider_walks_round_its_box() {
+    let mut scene = load("walls");
+    let spider = entity(&scene, "spider");
+    let (centre, half) = (
+        spherewalk::Point3::new(2.5, 3.0, -12.0),
+        spherewalk::Vec3::new(1.0, 0.5, 1.0),
+    );
+    let mut seen = Vec::new();
+    for step in 0..600 {
+        scene.sim.step();
+        let p = pose(&scene, spider);
+        // Distance from the feet sphere's centre to the box, less the radius.
+        let d = (p.centre_at(0.15) - centre).abs() - half;
+        let gap = d.sup(&spherewalk::Vec3::zeros()).norm() - 0.15;
+        assert!(gap < 0.05, "step {step}: {gap} m off the box");
+        let up = p.up();
+        let face = match () {
+            _ if up.y > 0.999 => "top",
+            _ if up.y < -0.999 => "bottom",
+            _ if up.z.abs() > 0.999 || up.x.abs() > 0.999 => "side",
+            _ => continue,
+        };
+        if seen.last() != Some(&face) {
+            seen.push(face);
+        }
+    }
+    assert!(
+        seen.starts_with(&["top", "side", "bottom", "side", "top"]),
+        "{seen:?}"
+    );
+}

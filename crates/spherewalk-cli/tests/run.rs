@@ -117,10 +117,10 @@ fn json_summary_and_quiet_runs_for_scripts() {
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(summary["scene"], "walls");
     assert_eq!(summary["steps"], 5);
-    assert_eq!(summary["characters"], 4);
+    assert_eq!(summary["characters"], 5);
     assert_eq!(summary["parallel"], false);
-    // Four characters standing on the tunnel floor: grounded throughout, no penetration
-    // past the 1 cm skin.
+    // Four characters standing on the tunnel floor and the spider on its box: grounded
+    // throughout, no penetration past the 1 cm skin.
     assert!(summary["grounded_ratio"].as_f64().is_some_and(|g| g > 0.99));
     assert!(
         summary["max_penetration"]
