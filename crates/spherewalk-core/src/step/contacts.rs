@@ -1,4 +1,5 @@
-//! Contact collection for one sphere: the leaf that pushback and the wedge escape share.
+//! Contact collection for one sphere: the leaf that pushback, the wedge escape and the ground
+//! phase's looks around the feet share.
 
 use super::StepContext;
 use crate::math::{Point3, Real, Vec3};
@@ -42,4 +43,26 @@ pub(super) fn collect_contacts(
         out.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
     }
     deepest
+}
+
+/// Every primitive's closest point within `reach` (m) of `centre` (world) that holds a sphere
+/// at rest there (see [`crate::Primitive::holds`]), with the primitive's index, in primitive
+/// order. Primitives whose box lies further than `reach` are skipped before any query.
+pub(super) fn surface_near<'c>(
+    ctx: &'c StepContext<'_>,
+    centre: Point3,
+    reach: Real,
+) -> impl Iterator<Item = (usize, SurfacePoint)> + 'c {
+    let r = Vec3::repeat(reach);
+    let bounds = Aabb::new(centre - r, centre + r);
+    ctx.prims
+        .iter()
+        .enumerate()
+        .filter(move |(_, prim)| crate::world::boxes_overlap(&prim.aabb, &bounds))
+        .filter_map(move |(k, prim)| {
+            ctx.world
+                .primitive_closest(prim, &centre, reach)
+                .filter(|sp| prim.holds(sp, &centre))
+                .map(|sp| (k, sp))
+        })
 }

@@ -1,6 +1,7 @@
 //! Phase 3: the ground probe under the feet sphere and the ground clamp.
 
 use super::StepContext;
+use super::contacts::surface_near;
 use super::pushback::{ContactBuffer, PushMode, max_penetration, pushback};
 use crate::contact::{GroundHit, GroundState, Hit};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
@@ -101,20 +102,10 @@ fn patch_support(
     radius: Real,
     up: &UnitVec3,
 ) -> Option<UnitVec3> {
-    let reach = radius * (1.0 + SUPPORT_GAP);
-    let r = Vec3::repeat(reach);
-    let bounds = parry3d::bounding_volume::Aabb::new(centre - r, centre + r);
     let mut best: Option<UnitVec3> = None;
-    for (k, prim) in ctx.prims.iter().enumerate() {
-        if !crate::world::boxes_overlap(&prim.aabb, &bounds) {
-            continue;
-        }
-        let Some(sp) = ctx.world.primitive_closest(prim, centre, reach) else {
-            continue;
-        };
+    for (k, sp) in surface_near(ctx, *centre, radius * (1.0 + SUPPORT_GAP)) {
         let n = sp.surface_normal;
         if sp.contact_normal.dot(up) < MAX_SUPPORT_COS
-            || !prim.holds(&sp, centre)
             || !ctx.walkable(k, &n, up)
             || best.is_some_and(|b| b.dot(up) >= n.dot(up))
         {
@@ -356,23 +347,11 @@ fn wedged(ctx: &StepContext<'_>, pose: &Pose) -> bool {
     let feet = ctx.motor.stack.feet();
     let centre = pose.centre_at(feet.offset_local);
     let reach = feet.radius + ctx.motor.settings.skin_width;
-    let r = Vec3::repeat(reach);
-    let bounds = parry3d::bounding_volume::Aabb::new(centre - r, centre + r);
     let mut normals = [Vec3::zeros(); MAX_WEDGE_FACES];
     let mut count = 0;
-    for prim in ctx.prims {
-        if count == MAX_WEDGE_FACES {
-            break;
-        }
-        if !crate::world::boxes_overlap(&prim.aabb, &bounds) {
-            continue;
-        }
-        if let Some(sp) = ctx.world.primitive_closest(prim, &centre, reach)
-            && prim.holds(&sp, &centre)
-        {
-            normals[count] = sp.contact_normal.into_inner();
-            count += 1;
-        }
+    for (slot, (_, sp)) in normals.iter_mut().zip(surface_near(ctx, centre, reach)) {
+        *slot = sp.contact_normal.into_inner();
+        count += 1;
     }
     if count < 2 {
         return false;
@@ -387,6 +366,59 @@ fn wedged(ctx: &StepContext<'_>, pose: &Pose) -> bool {
         }
     }
     -fall.dot(&up) < WEDGE_DESCENT
+}
+
+/// Walking off a convex edge in `Surface` mode, or under a pull toward the edge (surface
+/// gravity): the feet sphere's nearest surface point within the clamp distance (the edge it
+/// rolls over), the stack pulled along that contact's normal until the feet touch it, and the
+/// velocity (m/s, world) into it removed. The contact normal, turning as the feet roll, is the
+/// ground's surface normal: the up follows it round the edge. `None` when nothing is that
+/// near, when the pull would put a sphere into something, or (outside `Surface` mode) when
+/// the edge is off to the side of the pull (a cliff under uniform gravity).
+pub(super) fn hug_edge(
+    ctx: &StepContext<'_>,
+    pose: &mut Pose,
+    velocity: &mut Vec3,
+) -> Option<GroundHit> {
+    let settings = &ctx.motor.settings;
+    let feet = ctx.motor.stack.feet();
+    let centre = pose.centre_at(feet.offset_local);
+    let reach = feet.radius + settings.ground_clamp_distance;
+    let mut best: Option<(usize, crate::world::SurfacePoint)> = None;
+    for (k, sp) in surface_near(ctx, centre, reach) {
+        if sp.distance > 0.0 && best.is_none_or(|(_, b)| sp.distance < b.distance) {
+            best = Some((k, sp));
+        }
+    }
+    let (k, sp) = best?;
+    let n = sp.contact_normal;
+    // Outside `Surface` mode only an edge the pull presses the feet onto is followed
+    // (surface gravity round a sharp cube pulls toward the edge itself).
+    if settings.up_frame != crate::settings::UpFrame::Surface
+        && !ctx.fall.is_some_and(|f| -f.dot(&n) >= ctx.cos_slope)
+    {
+        return None;
+    }
+    let mut hugged = *pose;
+    hugged.position -= n.into_inner() * (sp.distance - feet.radius);
+    if max_penetration(ctx, &hugged) > settings.penetration_tolerance {
+        return None;
+    }
+    *pose = hugged;
+    let into = velocity.dot(&n);
+    if into < 0.0 {
+        *velocity -= n.into_inner() * into;
+    }
+    let cos = n.dot(&pose.up()).clamp(-1.0, 1.0);
+    Some(GroundHit {
+        collider: ctx.prims[k].collider,
+        point: sp.point,
+        contact_normal: n,
+        surface_normal: n,
+        slope_angle: crate::math::acos(cos),
+        stable: true,
+        distance: 0.0,
+    })
 }
 
 /// How [`clamp_to_ground`] treats the probed ground.

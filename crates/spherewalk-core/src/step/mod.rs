@@ -651,7 +651,7 @@ impl Motor {
         let mut landing = clamp_to_ground(ctx, pose, velocity, probed, rules, buffers);
         if rules.clamp
             && landing.ground != GroundState::Grounded
-            && let Some(hit) = self.hug_edge(ctx, pose, velocity)
+            && let Some(hit) = ground::hug_edge(ctx, pose, velocity)
         {
             landing.ground = GroundState::Grounded;
             landing.hit = Some(hit);
@@ -684,63 +684,6 @@ impl Motor {
         }
         let along = project_on_plane(&state.velocity, &pose.up()).norm();
         rate.max(along * dt / self.stack.feet().radius)
-    }
-
-    /// Walking off a convex edge in `Surface` mode, or under a pull toward the edge (surface
-    /// gravity): the feet sphere's nearest surface point within
-    /// the clamp distance (the edge it rolls over), the stack pulled along that contact's normal
-    /// until the feet touch it, and the velocity into it removed. The contact normal, turning
-    /// as the feet roll, is the ground's surface normal: the up follows it round the edge.
-    /// `None` when nothing is that near, or when the pull would put a sphere into something.
-    fn hug_edge(
-        &self,
-        ctx: &StepContext<'_>,
-        pose: &mut Pose,
-        velocity: &mut Vec3,
-    ) -> Option<crate::contact::GroundHit> {
-        let feet = self.stack.feet();
-        let centre = pose.centre_at(feet.offset_local);
-        let reach = feet.radius + self.settings.ground_clamp_distance;
-        let mut best: Option<(usize, crate::world::SurfacePoint)> = None;
-        for (k, prim) in ctx.prims.iter().enumerate() {
-            if let Some(sp) = ctx.world.primitive_closest(prim, &centre, reach)
-                && prim.holds(&sp, &centre)
-                && sp.distance > 0.0
-                && best.is_none_or(|(_, b)| sp.distance < b.distance)
-            {
-                best = Some((k, sp));
-            }
-        }
-        let (k, sp) = best?;
-        let n = sp.contact_normal;
-        // Outside `Surface` mode only an edge the pull presses the feet onto is followed
-        // (surface gravity round a sharp cube pulls toward the edge itself); an edge off to
-        // the side of the pull (a cliff under uniform gravity) is left.
-        if self.settings.up_frame != UpFrame::Surface
-            && !ctx.fall.is_some_and(|f| -f.dot(&n) >= self.cos_slope)
-        {
-            return None;
-        }
-        let mut hugged = *pose;
-        hugged.position -= n.into_inner() * (sp.distance - feet.radius);
-        if max_penetration(ctx, &hugged) > self.settings.penetration_tolerance {
-            return None;
-        }
-        *pose = hugged;
-        let into = velocity.dot(&n);
-        if into < 0.0 {
-            *velocity -= n.into_inner() * into;
-        }
-        let cos = n.dot(&pose.up()).clamp(-1.0, 1.0);
-        Some(crate::contact::GroundHit {
-            collider: ctx.prims[k].collider,
-            point: sp.point,
-            contact_normal: n,
-            surface_normal: n,
-            slope_angle: crate::math::acos(cos),
-            stable: true,
-            distance: 0.0,
-        })
     }
 
     /// The point (world, m) the up frame turns about: the ground contact while grounded (the
@@ -919,8 +862,9 @@ fn facing_turn(pose: &Pose, intent: &MoveIntent, dt: Real) -> Real {
 /// (s), divided by `dt`, so a rider on a turning disc keeps its radius exactly. The collider's
 /// pose is taken as the end of its motion (game code moves it, then steps the character), so
 /// the turn is about where its origin was at the start, `pose - linear * dt`: a rider on a
-/// platform that glides and spins at once stays where it stands on it. The turn is the angular velocity's part along up, times `dt`. The step
-/// caps the character's own velocity plus this at `max_speed` (flagged).
+/// platform that glides and spins at once stays where it stands on it. The turn is the angular
+/// velocity's part along up, times `dt`. The step caps the character's own velocity plus this
+/// at `max_speed` (flagged).
 fn carried_velocity(
     world: &dyn Geometry,
     hooks: &dyn ContactHooks,

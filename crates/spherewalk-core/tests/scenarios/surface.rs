@@ -3,13 +3,19 @@
 use crate::common::*;
 use spherewalk_core::{Iso, MotorSettings, MoveIntent, Point3, Quat, Real, UpFrame, Vec3};
 
-/// A room slice: floor top y = 0, a wall whose face is x = 4, a ceiling whose face is y = 4.
-fn room(frame: Frame) -> Scene {
+/// A room slice `height` m tall: floor top y = 0, a wall whose face is x = 4, a ceiling whose
+/// face is y = `height`.
+fn corridor(frame: Frame, height: Real) -> Scene {
     let mut scene = Scene::new(frame);
     scene.add_box([-10.0, -1.0, -3.0], [5.0, 0.0, 3.0]);
-    scene.add_box([4.0, -1.0, -3.0], [5.0, 5.0, 3.0]);
-    scene.add_box([-10.0, 4.0, -3.0], [5.0, 5.0, 3.0]);
+    scene.add_box([4.0, -1.0, -3.0], [5.0, height + 1.0, 3.0]);
+    scene.add_box([-10.0, height, -3.0], [5.0, height + 1.0, 3.0]);
     scene
+}
+
+/// The 4 m tall room slice.
+fn room(frame: Frame) -> Scene {
+    corridor(frame, 4.0)
 }
 
 #[test]
@@ -70,28 +76,15 @@ fn surface_mode_walks_from_floor_to_wall_to_ceiling() {
     }
 }
 
-/// A tunnel slice 4 m wide and 3 m tall: floor top y = 0, a wall whose face is x = 4 (the far
-/// end), a ceiling whose face is y = 3.
-fn tunnel(frame: Frame) -> Scene {
-    let mut scene = Scene::new(frame);
-    scene.add_box([-10.0, -1.0, -3.0], [5.0, 0.0, 3.0]);
-    scene.add_box([4.0, -1.0, -3.0], [5.0, 4.0, 3.0]);
-    scene.add_box([-10.0, 3.0, -3.0], [5.0, 4.0, 3.0]);
-    scene
-}
-
 /// Walks a `Surface` character (`spheres` spheres, `height` by `radius` m) at `speed` m/s
-/// with `up_turn_rate` `rate`, from `start` (scene) facing `facing` with up `up`, for at most
+/// with `up_turn_rate` `rate`, from `start` (scene) with up `up`, facing `facing`, for at most
 /// `steps`; returns the first step it stood (grounded) with its up within 2.6 degrees of
 /// `goal` (scene), if any, and the deepest penetration on the way.
-#[allow(clippy::too_many_arguments)]
 fn walk_into_corner(
     frame: Frame,
     (spheres, height, radius): (usize, Real, Real),
     (speed, rate): (Real, Real),
-    start: Point3,
-    up: Vec3,
-    facing: Vec3,
+    (start, up, facing): (Point3, Vec3, Vec3),
     goal: Vec3,
     steps: u32,
 ) -> (Option<u32>, Real) {
@@ -100,7 +93,8 @@ fn walk_into_corner(
     settings.up_turn_rate = rate;
     let stack = spherewalk_core::SphereStack::capsule(height, radius, spheres).expect("stack");
     let motor = spherewalk_core::Motor::new(stack, settings).expect("motor");
-    let mut r = Runner::new(tunnel(frame), motor, start);
+    // The tunnel: 3 m tall, its end wall 4 m along.
+    let mut r = Runner::new(corridor(frame, 3.0), motor, start);
     let up = frame.vec_to_world(&up);
     r.pose = spherewalk_core::Pose::with_up(
         r.pose.position,
@@ -141,9 +135,7 @@ fn concave_corners_are_climbed_at_any_walking_speed() {
                         frame,
                         shape,
                         (speed, rate),
-                        Point3::new(2.0, 0.0, 0.0),
-                        Vec3::y(),
-                        Vec3::x(),
+                        (Point3::new(2.0, 0.0, 0.0), Vec3::y(), Vec3::x()),
                         -Vec3::x(),
                         steps,
                     );
@@ -155,9 +147,7 @@ fn concave_corners_are_climbed_at_any_walking_speed() {
                         frame,
                         shape,
                         (speed, rate),
-                        Point3::new(4.0, 1.5, 0.0),
-                        -Vec3::x(),
-                        -Vec3::y(),
+                        (Point3::new(4.0, 1.5, 0.0), -Vec3::x(), -Vec3::y()),
                         Vec3::y(),
                         ((1.5 / speed + 2.0) * 60.0) as u32,
                     );
@@ -375,7 +365,7 @@ fn the_box_loop_holds_at_running_speed() {
 #[test]
 fn surface_gravity_walks_round_a_sharp_cube() {
     use spherewalk_core::parry3d::shape::SharedShape;
-    use spherewalk_core::{GravityField, GravityFields, StepInput, Surface};
+    use spherewalk_core::{GravityField, GravityFields, Surface};
     for speed in [2.0, 4.0, 6.0] {
         let frame = Frame::world_up();
         let mut scene = Scene::new(frame);
@@ -394,16 +384,8 @@ fn surface_gravity_walks_round_a_sharp_cube() {
         let (mut worst, mut faces): (Real, Vec<&str>) = (0.0, Vec::new());
         // 44 m: once round the 40 m loop and on over the top.
         for _ in 0..((44.0 / speed) * 60.0) as u32 {
-            let feet = r.pose.centre_at(0.3);
-            let walk = MoveIntent::walk(r.pose.forward().into_inner() * speed);
-            let input = StepInput::new(walk, fields.at(&feet), DT);
-            r.motor.step(
-                &r.scene.world,
-                &mut r.pose,
-                &mut r.state,
-                &input,
-                &mut r.report,
-            );
+            r.gravity = Some(fields.at(&r.pose.centre_at(0.3)));
+            r.step_intent(MoveIntent::walk(r.pose.forward().into_inner() * speed));
             let feet = r.pose.centre_at(0.3);
             let gap = r
                 .scene
