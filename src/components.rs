@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use spherewalk_core::{
-    ColliderId, Iso, Motor, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3,
+    ColliderId, Iso, Motor, Point3, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3,
 };
 
 /// A character's validated shape and motor settings (the core's [`Motor`]).
@@ -12,6 +12,17 @@ use spherewalk_core::{
 pub struct Character {
     /// Shape, settings and collision filter. Its filter excludes the character's own [`Body`].
     pub motor: Motor,
+}
+
+impl Character {
+    /// Where the character reads gravity (world frame, metres): its feet sphere's centre.
+    ///
+    /// Gravity is read where the character stands, not at mid-stack: on a surface-gravity
+    /// world the pull under the feet is the one that keeps them on a face, and round a sharp
+    /// edge the middle of a tall stack is already over the next face while the feet are not.
+    pub fn gravity_point(&self, pose: &Pose) -> Point3 {
+        pose.centre_at(self.motor.stack().feet().offset_local)
+    }
 }
 
 /// The pose before the last fixed step: render poses interpolate from it to [`Pose`].

@@ -286,7 +286,18 @@ impl ApplicationHandler for App {
         let Some(r) = self.running.as_mut() else {
             return;
         };
+        let game_only = matches!(
+            &event,
+            WindowEvent::KeyboardInput {
+                event: KeyEvent {
+                    physical_key: PhysicalKey::Code(code),
+                    ..
+                },
+                ..
+            } if Controls::game_only(*code)
+        );
         let (taken, wants_pointer, wants_keys) = match r.overlay.as_mut() {
+            Some(_) if game_only => (false, false, false),
             Some(o) => (
                 o.on_window_event(&r.window, &event),
                 o.wants_pointer(),

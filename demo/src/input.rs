@@ -142,6 +142,13 @@ impl Controls {
         }
     }
 
+    /// Whether a key is the game's alone, never fed to the egui panel: egui moves keyboard
+    /// focus between its widgets on Tab, and a focused widget then takes every key (the
+    /// controlled character stopped answering WASD after one Tab, until the view was clicked).
+    pub fn game_only(code: KeyCode) -> bool {
+        code == KeyCode::Tab
+    }
+
     /// Applies a key change; returns the action a press triggers.
     pub fn key(&mut self, code: KeyCode, state: ElementState, repeat: bool) -> Option<Action> {
         let down = state == ElementState::Pressed;
@@ -234,6 +241,9 @@ mod tests {
             Some(Action::SwitchCharacter)
         );
         assert_eq!(c.key(KeyCode::Tab, ElementState::Pressed, true), None);
+        // Tab switches characters and never reaches the panel; typing keys may.
+        assert!(Controls::game_only(KeyCode::Tab));
+        assert!(!Controls::game_only(KeyCode::KeyW));
     }
 
     #[test]

@@ -162,9 +162,8 @@ pub(crate) fn step_physics(
     items.sort_by_key(|(e, _)| e.id());
     for (_, (character, body, pose, last, intent, _, settings)) in &items {
         let settings = settings.unwrap_or(&default);
-        // The gravity the motor stepped the character under: at the middle of its stack.
-        let middle = pose.centre_at(0.5 * character.motor.stack().height());
-        let gravity = fields.at(&middle);
+        // The character's weight on what it stands on: gravity where it reads it.
+        let gravity = fields.at(&character.gravity_point(pose));
         physics.push_bodies(&last.0, &intent.velocity, &gravity, dt, settings);
         physics.move_character(&body.0, pose);
     }

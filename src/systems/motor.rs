@@ -40,7 +40,7 @@ type Item<'a> = (
 );
 
 /// Steps every character by `dt` seconds: remembers the previous pose, then runs the motor
-/// under the gravity at the middle of its stack, with the game's contact `hooks`.
+/// under the gravity at its feet ([`Character::gravity_point`]), with the game's contact `hooks`.
 pub fn step_characters(
     world: &mut World,
     collision: &dyn Geometry,
@@ -54,8 +54,7 @@ pub fn step_characters(
     let step_one = |scratch: &mut StepScratch, item: &mut Item<'_>| {
         let (character, pose, previous, state, intent, last) = item;
         previous.0 = **pose;
-        let middle = pose.centre_at(0.5 * character.motor.stack().height());
-        let input = StepInput::new(**intent, fields.at(&middle), dt);
+        let input = StepInput::new(**intent, fields.at(&character.gravity_point(pose)), dt);
         let motor = &character.motor;
         motor.step_with_scratch(collision, pose, state, &input, &mut last.0, hooks, scratch);
     };

@@ -970,6 +970,132 @@ fn the_hero_can_reach_the_moon_from_the_pole_at_its_jump_speed() {
     );
 }
 
+/// Issue 28: the galaxy's sharp-edged block (5 m, border radius 0, its own surface field).
+/// Its scripted rounder walks round it at 4 m/s over the top, down the east face, under it
+/// and up the west face, its feet on the block throughout.
+#[test]
+fn galaxy_scene_rounder_walks_round_the_sharp_block() {
+    let mut scene = load("galaxy");
+    let rounder = entity(&scene, "rounder");
+    let centre = spherewalk::Point3::new(-2.5, 24.0, -2.5);
+    let mut seen = Vec::new();
+    let mut worst_gap: Real = 0.0;
+    let mut airborne = 0;
+    let mut rows = Vec::new();
+    // 20 m round at 4 m/s: 300 steps a lap; two laps.
+    for step in 0..600 {
+        scene.sim.step();
+        rows.clear();
+        records(&scene.sim, &mut rows);
+        let row = rows
+            .iter()
+            .find(|r| r.character == "rounder")
+            .expect("rounder");
+        airborne += u32::from(!row.grounded);
+        let p = pose(&scene, rounder);
+        // The feet sphere's centre is 0.3 m up the up; its gap to the block (a box of half
+        // extent 2.5 about `centre`).
+        let feet = p.centre_at(0.3) - centre;
+        let outside = spherewalk::Vec3::new(
+            (feet.x.abs() - 2.5).max(0.0),
+            (feet.y.abs() - 2.5).max(0.0),
+            (feet.z.abs() - 2.5).max(0.0),
+        );
+        if step > 3 {
+            worst_gap = worst_gap.max(outside.norm() - 0.3);
+        }
+        // It stays in its walking plane z = -3.7 (1 mm: the walk is along a symmetry plane).
+        assert!((p.position.z + 3.7).abs() < 1e-3, "left its plane: {p:?}");
+        let up = p.up();
+        let face = if up.y > 0.985 {
+            "top"
+        } else if up.x > 0.985 {
+            "east"
+        } else if up.y < -0.985 {
+            "bottom"
+        } else if up.x < -0.985 {
+            "west"
+        } else {
+            continue;
+        };
+        if seen.last() != Some(&face) {
+            seen.push(face);
+        }
+    }
+    // The issue's bound is 0.5 m; the feet roll round each edge in contact (5 mm).
+    assert!(
+        worst_gap < 0.005,
+        "the feet left the block by {worst_gap} m"
+    );
+    assert!(airborne <= 3, "off the ground for {airborne} steps");
+    // Two laps: top, east, bottom, west, twice, and back on top.
+    let cycle = ["top", "east", "bottom", "west"];
+    assert!(seen.len() >= 9, "visited only {seen:?}");
+    for (k, face) in seen.iter().enumerate() {
+        assert_eq!(*face, cycle[k % 4], "faces visited: {seen:?}");
+    }
+}
+
+/// The galaxy's pad beside the hero throws a character up to the sharp block, whose field
+/// catches it on the underside; the pad there throws one standing on it back down to the
+/// cube's top.
+#[test]
+fn galaxy_scene_pads_throw_a_character_up_to_the_block_and_back() {
+    use spherewalk::input::{Command, Script};
+    let mut scene = load("galaxy");
+    let stand =
+        || spherewalk::Input::Script(Script::new(vec![Command::Wait { seconds: 100.0 }], false));
+    let stack = spherewalk::SphereStack::capsule(1.8, 0.3, 3).expect("stack");
+    // One on the up pad (its top at y = 5.1), one upside down on the down pad (its face at
+    // y = 21.4 under the block).
+    let mut up = spherewalk::CharacterDesc::new(
+        "going_up",
+        stack.clone(),
+        spherewalk::Pose::new(spherewalk::Point3::new(-2.5, 5.11, -2.5)),
+    );
+    up.input = stand();
+    let mut down = spherewalk::CharacterDesc::new(
+        "going_down",
+        stack,
+        spherewalk::Pose::with_up(
+            spherewalk::Point3::new(-2.5, 21.39, -0.9),
+            &-spherewalk::Vec3::y_axis(),
+        ),
+    );
+    down.input = stand();
+    let going_up = scene.sim.spawn_character(up).expect("spawn");
+    let going_down = scene.sim.spawn_character(down).expect("spawn");
+    let mut reached = [None, None];
+    let mut rows = Vec::new();
+    for step in 0..300 {
+        scene.sim.step();
+        rows.clear();
+        records(&scene.sim, &mut rows);
+        for (k, (name, target)) in [("going_up", "block"), ("going_down", "cube")]
+            .iter()
+            .enumerate()
+        {
+            let row = rows.iter().find(|r| r.character == *name).expect(name);
+            if reached[k].is_none() && row.ground_collider.as_deref() == Some(*target) {
+                reached[k] = Some(step);
+            }
+        }
+    }
+    // Up: 16 m/s, 12.2 m/s once out of the cube's 6 m reach, 16.3 m to the block's underside
+    // in about 1.3 s. Down: 16 m/s, 12.6 m/s out of the block's reach, 16.4 m in about 1.2 s.
+    for (k, name) in ["going_up", "going_down"].iter().enumerate() {
+        let step = reached[k].unwrap_or_else(|| panic!("{name} never arrived"));
+        assert!((50..110).contains(&step), "{name} arrived at step {step}");
+    }
+    // Each stands on its new world, up turned to it (0.5 degree).
+    let p = pose(&scene, going_up);
+    approx::assert_abs_diff_eq!(p.position.y, 21.5, epsilon = 0.02);
+    assert!(p.up().y < -0.99996, "up {:?}", p.up());
+    let p = pose(&scene, going_down);
+    approx::assert_abs_diff_eq!(p.position.y, 5.0, epsilon = 0.02);
+    assert!(p.up().y > 0.99996, "up {:?}", p.up());
+}
+
 #[test]
 fn galaxy_scene_looper_walks_round_the_inside_of_the_loop_tunnel() {
     let mut scene = load("galaxy");

@@ -306,6 +306,7 @@ fn off_a_ledge_down_its_riser_and_onto_the_floor() {
             r.settle(5);
             let what = format!("{}: {spheres} spheres", frame.name);
             let (mut on_riser, mut on_floor, mut airborne, mut longest) = (None, None, 0, 0);
+            let mut deepest: Real = 0.0;
             for step in 0..400u32 {
                 r.step_intent(MoveIntent::walk(r.pose.forward().into_inner() * 1.5));
                 airborne = if r.report.is_grounded() {
@@ -315,6 +316,7 @@ fn off_a_ledge_down_its_riser_and_onto_the_floor() {
                 };
                 longest = longest.max(airborne);
                 assert!(r.report.max_penetration < 0.01, "{what}: step {step}");
+                deepest = deepest.max(r.report.max_penetration);
                 let up = r.local_up();
                 if on_riser.is_none() && up.x > 0.999 && r.report.is_grounded() {
                     on_riser = Some(step);
@@ -323,6 +325,10 @@ fn off_a_ledge_down_its_riser_and_onto_the_floor() {
                     on_floor = Some(step);
                 }
             }
+            println!(
+                "{what}: on the riser at step {on_riser:?}, on the floor at {on_floor:?}, \
+                 longest off the ground {longest} steps, deepest {deepest} m"
+            );
             assert!(on_riser.is_some(), "{what}: never stood on the riser");
             assert!(on_floor.is_some(), "{what}: never stood on the floor below");
             assert!(longest <= 3, "{what}: {longest} steps off the ground");
