@@ -2,10 +2,12 @@
 //!
 //! The spherewalk character motor without any ECS. A character is a [`SphereStack`] (N
 //! overlapping spheres along its local up axis) moved by [`Motor::step`] through a
-//! [`CollisionWorld`] (or any other collision backend implementing [`Geometry`]) in three
-//! phases: movement (substepped so nothing tunnels), closest-point pushback, and resolution
-//! (step offset, ground probe, slope limit, ground clamp), all in a rotatable up frame
-//! ([`UpFrame`]) so the same code walks on floors, stairs, walls, ceilings and planets.
+//! [`CollisionWorld`] (or any other collision backend implementing [`Geometry`]) in five
+//! phases: gather (the primitives within reach), up frame (turning the character's up),
+//! movement (substepped, closest-point pushback after each substep, so nothing tunnels),
+//! stairs (the step offset) and ground (ground probe, slope limit, ground clamp), all in a
+//! rotatable up frame ([`UpFrame`]) so the same code walks on floors, stairs, walls, ceilings
+//! and planets.
 //!
 //! Conventions: metres, seconds, radians; world frame unless a name says `local`. A
 //! character's local +Y is its up, local -Z its forward, local +X its right; its position is
@@ -53,14 +55,19 @@
 
 #![forbid(unsafe_code)]
 
-/// Marks the rest of the enclosing block as a named phase for a profiler (feature
-/// `profiling`: the `profiling` crate, which the game points at puffin, tracy, optick or
-/// superluminal); without the feature it is nothing at all.
+/// Marks the rest of the enclosing block (or, given an expression, that expression) as a
+/// named phase for a profiler (feature `profiling`: the `profiling` crate, which the game
+/// points at puffin, tracy, optick or superluminal); without the feature it is nothing at
+/// all.
 macro_rules! phase {
     ($name:literal) => {
         #[cfg(feature = "profiling")]
         profiling::scope!($name);
     };
+    ($name:literal, $body:expr) => {{
+        phase!($name);
+        $body
+    }};
 }
 
 mod contact;

@@ -1,8 +1,9 @@
-//! Phase 3: the ground probe under the feet sphere and the ground clamp.
+//! Ground: the ground probe under the feet sphere, the ground clamp and the slope limit, and
+//! what the step reports of the ground (state, landing and leaving it).
 
-use super::StepContext;
 use super::contacts::surface_near;
 use super::pushback::{ContactBuffer, PushMode, max_penetration, pushback};
+use super::{Step, StepContext};
 use crate::contact::{GroundHit, GroundState, Hit};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
@@ -25,6 +26,65 @@ const SUPPORT_GAP: Real = 0.15;
 const RAY_REACH: Real = 0.02;
 /// Sideways offset (m) of the surface rays on each side of an edge contact.
 const RAY_SIDE: Real = 0.01;
+
+/// The ground phase of the step: lands on (or clamps to) the ground under the feet
+/// ([`land`]), then writes the ground state (`Touching` when the move touched anything but
+/// found no ground), the landed and left-ground events, and the velocity the step ends with.
+pub(super) fn ground(ctx: &StepContext<'_>, s: &mut Step<'_>) {
+    let rules = ClampRules {
+        clamp: s.was_grounded && !s.jumped,
+        jumped: s.jumped,
+    };
+    let landing = land(ctx, s, rules);
+    let ground = match landing.ground {
+        GroundState::Airborne if s.moved.pushes > 0 => GroundState::Touching,
+        g => g,
+    };
+    let grounded = ground == GroundState::Grounded;
+    s.report.ground = ground;
+    s.report.ground_hit = landing.hit;
+    s.report.landed = !s.was_grounded && grounded;
+    s.report.left_ground = s.was_grounded && !grounded;
+    s.state.velocity = s.velocity;
+    s.state.ground = ground;
+    s.state.ground_hit = landing.hit;
+}
+
+/// [`probe_ground`] (as far as the clamp distance while walking), [`clamp_to_ground`], the
+/// edge hold ([`hug_edge`]) when walking found no ground, and a pushback when the snap down
+/// pressed the stack into a steep face beside the feet.
+fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
+    let settings = s.motor.settings();
+    let reach = if rules.clamp {
+        settings.ground_clamp_distance.max(settings.skin_width)
+    } else {
+        settings.skin_width
+    };
+    let probed = probe_ground(ctx, s.pose, reach);
+    let buffers = (&mut s.scratch.contacts, &mut s.scratch.trial_hits);
+    let mut landing = clamp_to_ground(ctx, s.pose, &mut s.velocity, probed, rules, buffers);
+    if rules.clamp
+        && landing.ground != GroundState::Grounded
+        && let Some(hit) = hug_edge(ctx, s.pose, &mut s.velocity)
+    {
+        landing.ground = GroundState::Grounded;
+        landing.hit = Some(hit);
+    }
+    s.report.clamped_down = landing.clamped_down;
+    if landing.snapped > settings.penetration_tolerance {
+        let pass = pushback(
+            ctx,
+            s.pose,
+            &mut s.velocity,
+            PushMode::Grounded,
+            &(-s.pose.up().into_inner() * landing.snapped),
+            &mut s.scratch.contacts,
+            &mut s.report.hits,
+        );
+        s.report.note_pushback(&pass);
+    }
+    landing
+}
 
 /// Casts the feet sphere along -up from its current place, up to `max_distance` (m) below it,
 /// and describes the ground found: contact point and normal, the face's surface normal, the

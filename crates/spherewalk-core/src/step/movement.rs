@@ -1,11 +1,75 @@
-//! Phase 1: velocity from intent and gravity, and the substepped move.
+//! Movement: velocity from intent, gravity, knock and the ground's carry, and the substepped
+//! move with pushback after each substep.
 
-use super::StepContext;
 use super::pushback::{ContactBuffer, PushMode, PushbackSummary, max_penetration, pushback};
+use super::{Step, StepContext, knock};
 use crate::contact::{GroundState, Hit};
-use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
+use crate::math::{Real, UnitVec3, Vec3, clamp_length, project_on_plane};
 use crate::pose::Pose;
+use crate::settings::UpFrame;
 use crate::state::{MotorState, MoveIntent};
+
+/// The movement phase of the step: the character's own velocity ([`movement_velocity`] with
+/// the knock, capped) plus what the ground carries it by (a velocity, and a turn of the
+/// heading), moved by [`move_substepped`]. Records the pose it started from and what the
+/// move's pushback found, for the stairs phase.
+pub(super) fn movement(ctx: &StepContext<'_>, s: &mut Step<'_>) {
+    let (own, jumped) = own_velocity(ctx, s);
+    let grounded = s.state.ground == GroundState::Grounded;
+    // The ground's turn about up turns the heading with it.
+    super::frame::yaw(s.pose, s.carry.turn);
+    let max_speed = s.motor.settings().max_speed;
+    let (total, fast) = clamp_length(&(own + s.carry.velocity), max_speed);
+    s.report.flags.speed_clamped |= fast;
+    s.velocity = total;
+    s.start = *s.pose;
+    s.mode = if grounded && !jumped {
+        PushMode::Grounded
+    } else {
+        PushMode::Free
+    };
+    let (contacts, hits) = (&mut s.scratch.contacts, &mut s.report.hits);
+    let (substeps, pass) = move_substepped(
+        ctx,
+        s.pose,
+        &mut s.velocity,
+        s.input.dt,
+        s.mode,
+        contacts,
+        hits,
+    );
+    s.report.substeps = substeps;
+    s.report.note_pushback(&pass);
+    s.report.jumped = jumped;
+    s.jumped = jumped;
+    s.moved = pass;
+    s.state.wall_normal = None;
+}
+
+/// The character's own velocity for this step (m/s, world): [`movement_velocity`] from the
+/// velocity the up frame left, the intent and gravity (along -up in `Surface` mode), with the
+/// knock as momentum in the air or a slide on the ground, capped at `max_speed`; and whether
+/// it jumped.
+fn own_velocity(ctx: &StepContext<'_>, s: &mut Step<'_>) -> (Vec3, bool) {
+    let settings = s.motor.settings();
+    let input = &s.input;
+    let gravity = match settings.up_frame {
+        UpFrame::Surface => -s.pose.up().into_inner() * input.gravity.norm(),
+        _ => input.gravity,
+    };
+    let moving = MotorState {
+        velocity: knock::momentum(s.state, s.velocity),
+        ..*s.state
+    };
+    let (mut own, jumped) =
+        movement_velocity(ctx, s.pose, &moving, &input.intent, &gravity, input.dt);
+    if let Some(slide) = knock::slide(s.state, s.pose) {
+        own += slide;
+    }
+    let (own, fast) = clamp_length(&own, settings.max_speed);
+    s.report.flags.speed_clamped |= fast;
+    (own, jumped)
+}
 
 /// The velocity (m/s, world) the character moves with this step.
 ///

@@ -1,4 +1,5 @@
-//! Phase 2: closest-point pushback of every sphere out of the geometry.
+//! Pushback: closest-point pushback of every sphere out of the geometry, the building block
+//! every phase that moves the stack calls.
 
 use super::StepContext;
 use super::contacts::collect_contacts;

@@ -1,12 +1,15 @@
-//! Phase 3b: the step offset (climbing stairs and ledges up to the step height).
+//! Stairs: the step offset (climbing stairs and ledges up to the step height) when a
+//! grounded move was blocked; in `Surface` mode a blocking wall that is not a stair is
+//! climbed instead.
 
-use super::StepContext;
 use super::ground::probe_ground;
 use super::movement::move_substepped;
 use super::pushback::{ContactBuffer, PushMode, max_penetration};
+use super::{Step, StepContext};
 use crate::contact::Hit;
-use crate::math::{Real, UnitVec3, Vec3};
+use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
+use crate::settings::UpFrame;
 use crate::world::query::{cast_ray_among, cast_sphere_among};
 
 /// Smallest rise (m) worth calling a step; lower obstacles are rolled over by pushback.
@@ -18,6 +21,48 @@ const DEPTH_TOLERANCE: Real = 0.02;
 const HEAD_ON: Real = 0.5;
 /// How far short of `min_step_depth` (m) the step-depth test looks (see `deep_enough`).
 const DEPTH_EDGE: Real = 1e-3;
+
+/// A move blocked by more than this speed (m/s) tries the step offset.
+const BLOCKED_SPEED: Real = 1e-3;
+
+/// The stairs phase of the step: when a grounded move was blocked by a collider that may be
+/// stood on (and the stack is not crushed), [`try_step_up`] from where the move started with
+/// the wanted move (the intent along the ground plus the carry); on success the character
+/// stands on the tread moving at that velocity. In `Surface` mode a blocked move that does
+/// not step up latches the wall, which the next step's up frame turns to climb.
+pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
+    let pass = s.moved;
+    if s.mode == PushMode::Grounded && pass.blocked_speed > BLOCKED_SPEED {
+        let dt = s.input.dt;
+        let want = project_on_plane(&s.input.intent.velocity, &s.start.up()) + s.carry.velocity;
+        let trial = (&mut s.scratch.contacts, &mut s.scratch.trial_hits);
+        // Nothing can be stood on past a collider flagged not walkable (another character's
+        // body): the step offset is not tried against it. A crushed stack has no room to
+        // rise either.
+        let step = if pass.blocked_climbable && !pass.crushed {
+            let displacement = want * dt;
+            try_step_up(
+                ctx,
+                &s.start,
+                s.pose,
+                pass.blocked_by,
+                &displacement,
+                dt,
+                trial,
+            )
+        } else {
+            None
+        };
+        if let Some(step) = step {
+            *s.pose = step.pose;
+            s.report.stepped_up = step.rise;
+            s.velocity = want;
+        } else if s.motor.settings().up_frame == UpFrame::Surface {
+            s.state.wall_normal = pass.blocked_by;
+        }
+    }
+    s.scratch.trial_hits.clear();
+}
 
 /// A successful step offset.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,0 +1,57 @@
+//! What every phase of a step reads: the world, the motor, the primitives gathered around the
+//! character, and the step's limits.
+
+use super::Motor;
+use crate::hooks::ContactHooks;
+use crate::math::{Real, UnitVec3};
+use crate::world::{Geometry, Primitive};
+use parry3d::bounding_volume::Aabb;
+use std::cell::Cell;
+
+/// Everything the phases read during one step: the world, the motor, the primitives gathered
+/// around the character for this step, and derived constants.
+#[derive(Clone, Copy)]
+pub struct StepContext<'a> {
+    /// The collision world.
+    pub world: &'a dyn Geometry,
+    /// The character's motor.
+    pub motor: &'a Motor,
+    /// Primitives near the character (world frame), gathered once per step and kept by the
+    /// hooks' [`ContactHooks::validate`].
+    pub prims: &'a [Primitive],
+    /// Cosine of the slope limit.
+    pub cos_slope: Real,
+    /// The game's contact hooks.
+    pub hooks: &'a dyn ContactHooks,
+    /// What is left of this step's penetration recovery (m): how much further than undoing
+    /// their own motions the step's pushback passes may still push, starting at
+    /// `penetration_recovery_speed * dt`. `None` when recovery is not limited.
+    pub recovery: Option<&'a Cell<Real>>,
+    /// The region (world, m) `prims` was gathered from: no phase moves the stack out of it
+    /// without looking further. `None` when `prims` is all there is.
+    pub bounds: Option<Aabb>,
+    /// Set by a phase that stopped short at the edge of `bounds` (a squeeze escape longer than
+    /// the region allows): [`Motor::step`] then runs the step again over a wider region.
+    pub cut_short: Option<&'a Cell<bool>>,
+    /// The direction this step's gravity pulls (unit, world), if any: a landing removes the
+    /// velocity it falls with along it when up lags well behind it. `None` (and in `Surface`
+    /// mode, where gravity pulls along -up): along up.
+    pub fall: Option<UnitVec3>,
+}
+
+impl StepContext<'_> {
+    /// True when a contact with primitive `k` whose normal is `normal` (world) is walkable
+    /// ground for a character whose up is `up`: the collider is walkable and the normal is
+    /// within the slope limit of up.
+    #[inline]
+    pub fn walkable(&self, k: usize, normal: &UnitVec3, up: &UnitVec3) -> bool {
+        self.climbable(k) && normal.dot(up) >= self.cos_slope
+    }
+
+    /// Whether primitive `k`'s collider may be stood on at all (not flagged not walkable),
+    /// whatever the slope of a contact with it.
+    #[inline]
+    pub fn climbable(&self, k: usize) -> bool {
+        self.prims.get(k).is_some_and(|p| p.walkable)
+    }
+}

@@ -1,0 +1,155 @@
+//! Gather: the step's region (everything the phases can reach from where the character is)
+//! and the primitives in it that the game's hooks keep.
+
+use super::frame::{pivot, target_up, turn_limit};
+use super::{Motor, Step};
+use crate::hooks::Candidate;
+use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
+use crate::pose::Pose;
+use crate::state::{MotorState, StepInput};
+use crate::world::Primitive;
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
+
+/// Room (m) the step's region leaves beyond its computed reach: the surface rays' sideways
+/// offsets and heights and f32 rounding.
+const REGION_SLACK: Real = 0.05;
+
+/// Fills `prims` with the primitives within `bounds` (world) that the motor's filter passes
+/// and whose collider the step's hooks validate for the character where it stands.
+pub(super) fn gather(s: &mut Step<'_>, bounds: &Aabb, prims: &mut Vec<Primitive>) {
+    prims.clear();
+    let ids = &mut s.scratch.ids;
+    s.world
+        .gather_primitives(bounds, s.motor.filter(), ids, prims);
+    // Primitives come grouped by collider: ask once per collider.
+    let mut last = None;
+    prims.retain(|p| {
+        if let Some((id, keep)) = last
+            && id == p.collider
+        {
+            return keep;
+        }
+        let candidate = Candidate {
+            collider: p.collider,
+            pose: s.pose,
+            velocity: s.state.velocity,
+        };
+        let keep = s.hooks.validate(&candidate);
+        last = Some((p.collider, keep));
+        keep
+    });
+}
+
+/// The region (world, m) a step may touch anything in: the stack's bounding box at `pose`,
+/// grown by how far any phase can take a sphere or look from it. `carried` is what the ground
+/// carries the character by (m/s, world).
+///
+/// Every direction gets the move (`speed * dt`, the speed capped at `max_speed`), the chord
+/// the up frame's turn sweeps (the turn toward this step's target up, at most the turn limit,
+/// times the farthest sphere surface from the pivot), twice the skin width and
+/// [`REGION_SLACK`] for the surface rays. Along the wanted move (the intent's velocity along
+/// the ground plus `carried`) it also reaches the step offset's look past the feet (twice the
+/// least forward move it retries with, plus `min_step_depth`); along up, `step_height` above
+/// and the ground probe's reach (`ground_clamp_distance` plus twice the skin width) below. A
+/// push out of an overlap the character did not move into can go further: [`reached`] notices
+/// a stack ending near the region's edge, and the step runs again over the [`wide`] region.
+pub(super) fn tight(
+    motor: &Motor,
+    pose: &Pose,
+    state: &MotorState,
+    input: &StepInput,
+    carried: &Vec3,
+) -> Aabb {
+    let s = motor.settings();
+    let stack_shape = motor.stack();
+    let speed = speed(motor, state, input, carried.norm());
+    let pivot = pivot(motor, pose, state);
+    let stack = stack_box(motor, pose, 0.0);
+    let arm = pose
+        .sphere_centres(stack_shape)
+        .zip(stack_shape.spheres())
+        .map(|(centre, sphere)| (centre - pivot).norm() + sphere.radius)
+        .fold(0.0, Real::max);
+    let up = pose.up();
+    // The chord of a turn is at most its angle, and at most the distance between the two
+    // unit ups.
+    let target = target_up(&s.up_frame, pose, state, &input.gravity);
+    let turn = (up.into_inner() - target.into_inner())
+        .norm()
+        .min(turn_limit(motor, pose, state, input.dt))
+        * arm;
+    let margin = speed * input.dt + turn + 2.0 * s.skin_width + REGION_SLACK;
+    let want = project_on_plane(&input.intent.velocity, &up) + carried;
+    let least = motor.least_forward();
+    let ahead = UnitVec3::try_new(want, 1e-6).map_or(Vec3::zeros(), |d| {
+        d.into_inner() * (2.0 * least + s.min_step_depth)
+    });
+    let rise = up.into_inner() * s.step_height;
+    let drop = probe_drop(motor, &up);
+    let zero = Vec3::zeros();
+    let below = rise.inf(&drop).inf(&zero) + ahead.inf(&zero);
+    let above = rise.sup(&drop).sup(&zero) + ahead.sup(&zero);
+    let m = Vec3::repeat(margin);
+    Aabb::new(stack.mins + below - m, stack.maxs + above + m)
+}
+
+/// The wide region (world, m) a step falls back on when it reached past its [`tight`] one: a
+/// cube around the position reaching the stack's height (the longest squeeze escape) plus
+/// the move, the step height, the clamp distance and twice the skin width.
+pub(super) fn wide(
+    motor: &Motor,
+    pose: &Pose,
+    state: &MotorState,
+    input: &StepInput,
+    carried: Real,
+) -> Aabb {
+    let s = motor.settings();
+    let reach = motor.stack().height()
+        + speed(motor, state, input, carried) * input.dt
+        + s.step_height
+        + s.ground_clamp_distance
+        + 2.0 * s.skin_width;
+    let r = Vec3::repeat(reach);
+    Aabb::new(pose.position - r, pose.position + r)
+}
+
+/// True when the stack at `pose`, grown by the skin width and reaching the ground probe's
+/// distance below (`ground_clamp_distance` plus twice the skin width along -up), lies inside
+/// `bounds`: everything the next phases look at from there was gathered. False means the step
+/// reached past its region.
+pub(super) fn reached(motor: &Motor, pose: &Pose, bounds: &Aabb) -> bool {
+    let stack = stack_box(motor, pose, motor.settings().skin_width);
+    let drop = probe_drop(motor, &pose.up());
+    let zero = Vec3::zeros();
+    let reach = Aabb::new(stack.mins + drop.inf(&zero), stack.maxs + drop.sup(&zero));
+    bounds.contains(&reach)
+}
+
+/// The bounding box (world, m) of the stack's spheres at `pose`, each grown by `grow` (m).
+fn stack_box(motor: &Motor, pose: &Pose, grow: Real) -> Aabb {
+    let mut lo = Point3::from(Vec3::repeat(Real::INFINITY));
+    let mut hi = Point3::from(Vec3::repeat(Real::NEG_INFINITY));
+    let stack = motor.stack();
+    for (c, sphere) in pose.sphere_centres(stack).zip(stack.spheres()) {
+        let r = Vec3::repeat(sphere.radius + grow);
+        lo = lo.inf(&(c - r));
+        hi = hi.sup(&(c + r));
+    }
+    Aabb::new(lo, hi)
+}
+
+/// How far below the feet (world, m, along -`up`) the ground probe may look: the ground clamp
+/// distance plus twice the skin width.
+fn probe_drop(motor: &Motor, up: &UnitVec3) -> Vec3 {
+    let s = motor.settings();
+    -up.into_inner() * (s.ground_clamp_distance + 2.0 * s.skin_width)
+}
+
+/// The fastest this step may move (m/s): the carried velocity plus gravity's pull, or the
+/// intent's velocity and jump, whichever is more, plus the `carried` speed (m/s) of the
+/// ground, at most `max_speed`.
+fn speed(motor: &Motor, state: &MotorState, input: &StepInput, carried: Real) -> Real {
+    let own = (state.velocity.norm() + input.gravity.norm() * input.dt)
+        .max(input.intent.velocity.norm() + input.intent.jump_speed.max(0.0));
+    (own + carried).min(motor.settings().max_speed)
+}
