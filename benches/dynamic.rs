@@ -26,8 +26,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rapier3d::control::KinematicCharacterController;
 use rapier3d::prelude as rp;
 use spherewalk::{
-    ColliderDesc, ColliderId, CollisionWorld, Geometry, Motor, MotorSettings, MotorState,
-    MoveIntent, Point3, Pose, Real, SphereStack, StepInput, StepReport, Vec3,
+    ColliderDesc, ColliderId, CollisionWorld, Motor, MotorSettings, MotorState, MoveIntent, Point3,
+    Pose, Real, SphereStack, StepInput, StepReport, Vec3, backend::Geometry,
 };
 use spherewalk_rapier::{BodySettings, CharacterBody, Physics};
 use std::hint::black_box;

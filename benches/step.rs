@@ -86,9 +86,9 @@ use spherewalk::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use spherewalk::parry3d::query::Ray;
 use spherewalk::parry3d::shape::{Capsule, SharedShape, Triangle};
 use spherewalk::{
-    ColliderDesc, CollisionWorld, Geometry, Iso, Motor, MotorSettings, MotorState, MoveIntent,
-    Point3, Pose, Primitive, Quat, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3,
-    Vec3, math,
+    ColliderDesc, CollisionWorld, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,
+    Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3, backend::Geometry,
+    backend::Primitive, math, math::Iso, world::QueryFilter,
 };
 use spherewalk_rapier::RapierGeometry;
 use std::hint::black_box;

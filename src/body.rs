@@ -5,10 +5,10 @@ use hecs::World;
 use spherewalk_core::na::Translation3;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, Iso, Pose, SphereStack, WorldError,
+    ColliderDesc, ColliderId, CollisionWorld, Pose, SphereStack, WorldError, math::Iso,
 };
 
-/// Layer bit of characters' body colliders: a [`spherewalk_core::QueryFilter`] without it
+/// Layer bit of characters' body colliders: a [`spherewalk_core::world::QueryFilter`] without it
 /// ignores characters.
 pub const CHARACTER_LAYER: u32 = 1 << 31;
 

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use spherewalk_core::{
-    ColliderId, Iso, Motor, Point3, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3,
+    ColliderId, Motor, Point3, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3, math::Iso,
 };
 
 /// A character's validated shape and motor settings (the core's [`Motor`]).

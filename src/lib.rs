@@ -81,4 +81,20 @@ pub use sim::physics;
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-pub use spherewalk_core::*;
+// The core's root names (the prelude, less the two the prelude adds) and its rooms, by name.
+pub use spherewalk_core::{
+    ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField,
+    GravityFields, GroundState, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,
+    Real, SettingsError, ShapeError, SphereStack, StepInput, StepReport, UnitVec3, UpFrame, Vec3,
+    WorldError,
+};
+pub use spherewalk_core::{
+    backend, contact, gravity, hooks, interop, math, motor, na, parry3d, phases, shape, world,
+};
+
+/// Everything a game needs to run a sim and walk characters in it, for
+/// `use spherewalk::prelude::*`: the core's prelude and the runtime's own main types.
+pub mod prelude {
+    pub use crate::{CharacterDesc, Event, EventKind, Input, Sim, SpawnError};
+    pub use spherewalk_core::prelude::*;
+}

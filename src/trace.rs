@@ -13,7 +13,7 @@
 use crate::components::{Body, Character, LastStep, Name};
 use crate::sim::Sim;
 use serde::{Deserialize, Serialize};
-use spherewalk_core::{MotorState, Pose, QueryFilter, Real};
+use spherewalk_core::{MotorState, Pose, Real, world::QueryFilter};
 use std::io::Write;
 
 /// One character after one step (see the module docs for every field's meaning and units).

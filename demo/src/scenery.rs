@@ -5,7 +5,7 @@
 use spherewalk::components::{Body, JumpPad, Platform};
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::physics::spherewalk_rapier::rapier3d::prelude as rp;
-use spherewalk::{CHARACTER_LAYER, ColliderId, Iso, QueryFilter, Sim};
+use spherewalk::{CHARACTER_LAYER, ColliderId, Sim, math::Iso, world::QueryFilter};
 
 /// A query filter that sees the scenery (static colliders, platforms, pads) and not the
 /// characters' bodies: what the camera, the shadows and the tests cast against.

@@ -8,8 +8,8 @@ use crate::schedule::ScheduleError;
 use crate::sim::{CharacterDesc, Input, Sim, SpawnError};
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, CollisionWorld, GravityField, GravityFields, Point3, Pose, Real, Surface,
-    UnitVec3, Vec3, math,
+    ColliderDesc, CollisionWorld, GravityField, GravityFields, Point3, Pose, Real, UnitVec3, Vec3,
+    gravity::Surface, math,
 };
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -295,12 +295,12 @@ impl SceneFile {
             let parts = match (&item.geometry, mesh) {
                 (Geometry::Solid(shape), _) => vec![Part {
                     shape: shape.clone(),
-                    pose: spherewalk_core::Iso::identity(),
+                    pose: spherewalk_core::math::Iso::identity(),
                 }],
                 (Geometry::Generated(generator), _) => generator.parts(),
                 (Geometry::Obj { scale, .. }, Some((obj, text))) => vec![Part {
                     shape: obj_shape(&text, &obj, *scale, &item.name, path)?,
-                    pose: spherewalk_core::Iso::identity(),
+                    pose: spherewalk_core::math::Iso::identity(),
                 }],
                 // NOTE: read_meshes reads one text per OBJ item; none is missing.
                 (Geometry::Obj { .. }, None) => Vec::new(),

@@ -6,7 +6,7 @@ use crate::components::{Body, Character, Platform, PreviousPose};
 use crate::input::{PlayerInput, Script, Wander};
 use hecs::Entity;
 use spherewalk_core::na::Matrix4;
-use spherewalk_core::{ColliderId, GroundState, Iso, MotorState, Pose, Real, UnitVec3, Vec3};
+use spherewalk_core::{ColliderId, GroundState, MotorState, Pose, Real, UnitVec3, Vec3, math::Iso};
 use thiserror::Error;
 
 /// What a character is doing, read in one call ([`Sim::character`]).

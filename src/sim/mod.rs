@@ -21,9 +21,9 @@ use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Iso, Motor,
-    MotorSettings, MotorState, MoveIntent, NoHooks, Pose, QueryFilter, Real, SettingsError,
-    SphereStack, WorldError,
+    ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Motor,
+    MotorSettings, MotorState, MoveIntent, Pose, Real, SettingsError, SphereStack, WorldError,
+    hooks::NoHooks, math::Iso, world::QueryFilter,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -442,7 +442,7 @@ impl Sim {
         };
         #[cfg(feature = "rapier")]
         let layered;
-        let geometry: &dyn spherewalk_core::Geometry = &self.collision;
+        let geometry: &dyn spherewalk_core::backend::Geometry = &self.collision;
         #[cfg(feature = "rapier")]
         let geometry = match &self.physics {
             Some(p) => {

@@ -5,7 +5,9 @@ use super::Sim;
 use crate::body::reshape_body;
 use crate::components::{Body, Character, Stance};
 use hecs::Entity;
-use spherewalk_core::{Motor, MotorSettings, Pose, Real, ResizeError, SettingsError, SphereStack};
+use spherewalk_core::{
+    Motor, MotorSettings, Pose, Real, SettingsError, SphereStack, motor::ResizeError,
+};
 use thiserror::Error;
 
 /// Why a change to a live character was refused. Nothing changes then.

@@ -6,8 +6,8 @@
 use crate::components::{Character, LastStep, PreviousPose};
 use hecs::World;
 use spherewalk_core::{
-    ContactHooks, Geometry, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real,
-    StepInput, StepScratch,
+    ContactHooks, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real, StepInput,
+    backend::Geometry, motor::StepScratch,
 };
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail

@@ -10,7 +10,7 @@
 //! each is tested against every other box, so one huge box cannot make the cells huge.
 
 use spherewalk_core::parry3d::bounding_volume::Aabb;
-use spherewalk_core::{Real, boxes_overlap};
+use spherewalk_core::{Real, backend::boxes_overlap};
 use std::ops::{Range, RangeInclusive};
 
 /// Cell edge over the small boxes' widest width: a margin so that rounding in `corner / edge`

@@ -3,7 +3,7 @@
 
 use crate::components::{Platform, PlatformMotion};
 use hecs::World;
-use spherewalk_core::{CollisionWorld, Iso, Real, Vec3};
+use spherewalk_core::{CollisionWorld, Real, Vec3, math::Iso};
 
 /// Moves every platform's collider to its pose at the new time (a driven platform to the pose
 /// game code gave it) and sets the collider's velocities (world) to that motion over `dt`: linear, the move of its origin;

@@ -14,8 +14,8 @@ use hecs::World;
 use spherewalk_core::math::project_on_plane;
 use spherewalk_core::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use spherewalk_core::{
-    ColliderId, CollisionWorld, ContactBuffer, Motor, MotorState, Point3, Pose, PushMode,
-    QueryFilter, Real, UnitVec3, Vec3, pushback,
+    ColliderId, CollisionWorld, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3,
+    phases::ContactBuffer, phases::PushMode, phases::pushback, world::QueryFilter,
 };
 use std::ops::Range;
 
@@ -54,9 +54,9 @@ impl Crowd {
 #[derive(Default)]
 struct Scratch {
     ids: Vec<ColliderId>,
-    prims: Vec<spherewalk_core::Primitive>,
+    prims: Vec<spherewalk_core::backend::Primitive>,
     contacts: ContactBuffer,
-    hits: Vec<spherewalk_core::Hit>,
+    hits: Vec<spherewalk_core::contact::Hit>,
 }
 
 /// One character's components for [`apply_push`].

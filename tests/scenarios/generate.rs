@@ -8,7 +8,10 @@ use spherewalk::scene::{
     GenerateError, MAX_HEIGHTFIELD_CELLS, MAX_LENGTH, MAX_PARTS, ObjError, Part, box_grid,
     heightfield, planet, ramp, stairs, trimesh_from_obj,
 };
-use spherewalk::{CollisionWorld, Iso, Point3, Quat, QueryFilter, RayHit, Real, UnitVec3, Vec3};
+use spherewalk::{
+    CollisionWorld, Point3, Quat, Real, UnitVec3, Vec3, math::Iso, world::QueryFilter,
+    world::RayHit,
+};
 
 /// Positions built from a few f32 products and sums of values up to ~10 m, then found again
 /// by parry's closed-form casts of rays at most ~10 m long (hence `hit_down` starts at

@@ -245,7 +245,7 @@ impl Walker {
         // No walking off the edge of the world: turn round when nothing lies within 6 m
         // below a point 1 m ahead.
         let down = -Vec3::y_axis();
-        let filter = spherewalk::QueryFilter::default();
+        let filter = spherewalk::world::QueryFilter::default();
         let ground_at = |heading: Real, d: Real| {
             let dir = Vec3::new(heading.cos(), 0.0, heading.sin());
             let from = self.pose.position + dir * d + Vec3::new(0.0, 1.0, 0.0);
@@ -823,7 +823,7 @@ fn a_sliver_triangle_along_a_floor_edge_is_not_a_wall() {
     let mut state = MotorState {
         velocity: Vec3::new(0.22151676, 0.42195964, -3.9938617),
         ground: GroundState::Grounded,
-        ground_hit: Some(spherewalk::GroundHit {
+        ground_hit: Some(spherewalk::contact::GroundHit {
             collider: spherewalk::ColliderId::new(0, 0),
             point: Point3::new(-8.456547, -6.2954626, -21.925447),
             contact_normal: normal,

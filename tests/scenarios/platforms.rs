@@ -8,8 +8,8 @@ use spherewalk::hecs::Entity;
 use spherewalk::input::{Command, Script};
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::{
-    CharacterDesc, ColliderDesc, EventKind, GroundState, Input, Iso, MotorSettings, MotorState,
-    Point3, Pose, Quat, Real, Sim, UpFrame, Vec3,
+    CharacterDesc, ColliderDesc, EventKind, GroundState, Input, MotorSettings, MotorState, Point3,
+    Pose, Quat, Real, Sim, UpFrame, Vec3, math::Iso,
 };
 
 const DT: Real = 1.0 / 60.0;

@@ -863,7 +863,7 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
     // Under the 1.5 m slab, the 1.8 m stack would be 0.3 m into it: refused, unchanged.
     let refused = sim.reshape_character(under, capsule());
     assert!(
-        matches!(refused, Err(TuneError::Resize(spherewalk::ResizeError::Blocked { depth }))
+        matches!(refused, Err(TuneError::Resize(spherewalk::motor::ResizeError::Blocked { depth }))
             if (depth - 0.3).abs() < 0.02),
         "{refused:?}"
     );

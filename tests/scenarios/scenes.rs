@@ -364,7 +364,7 @@ fn build_errors_name_the_file_and_item() {
 
 /// Issue "hostile input": an OBJ holding a quad 1e20 m across loaded (only finiteness was
 /// checked) and characters fell through it. The world's one range rule
-/// ([`spherewalk::MAX_COORD`], 1e6 m) refuses it, and the error names the scene file and the
+/// ([`spherewalk::world::MAX_COORD`], 1e6 m) refuses it, and the error names the scene file and the
 /// item.
 #[test]
 fn regression_an_obj_quad_of_1e20_m_is_refused_naming_file_and_item() {
@@ -570,9 +570,9 @@ fn a_character_layer_query_sees_only_the_characters_bodies() {
         spherewalk::Point3::new(100.0, 100.0, 100.0),
     );
     let mut ids = Vec::new();
-    let bodies = spherewalk::QueryFilter {
+    let bodies = spherewalk::world::QueryFilter {
         mask: spherewalk::CHARACTER_LAYER,
-        ..spherewalk::QueryFilter::default()
+        ..spherewalk::world::QueryFilter::default()
     };
     scene
         .sim
@@ -586,9 +586,9 @@ fn a_character_layer_query_sees_only_the_characters_bodies() {
     // The four characters' bodies, and none of the scenery (on DEFAULT_LAYER).
     assert_eq!(names, ["climber", "hero", "slim", "squat"]);
     ids.clear();
-    let scenery = spherewalk::QueryFilter {
-        mask: spherewalk::DEFAULT_LAYER,
-        ..spherewalk::QueryFilter::default()
+    let scenery = spherewalk::world::QueryFilter {
+        mask: spherewalk::world::DEFAULT_LAYER,
+        ..spherewalk::world::QueryFilter::default()
     };
     scene
         .sim

@@ -281,10 +281,10 @@ fn a_surface_field_naming_a_missing_or_many_part_collider_is_refused_by_name() {
 
 #[test]
 fn surface_gravity_points_at_the_closest_point_of_the_cube() {
-    use spherewalk::{GravityField, GravityFields, Surface};
+    use spherewalk::{GravityField, GravityFields, gravity::Surface};
     let cube = Surface::new(
         spherewalk::parry3d::shape::SharedShape::cuboid(1.0, 1.0, 1.0),
-        spherewalk::Iso::identity(),
+        spherewalk::math::Iso::identity(),
     );
     let mut fields = GravityFields::new();
     fields
@@ -376,9 +376,9 @@ fn terrain_sim() -> spherewalk::Sim {
 }
 
 /// The ground (a ray from outside toward the centre) along unit `dir`.
-fn ground_along(sim: &spherewalk::Sim, dir: &Vec3) -> spherewalk::RayHit {
+fn ground_along(sim: &spherewalk::Sim, dir: &Vec3) -> spherewalk::world::RayHit {
     let down = spherewalk::UnitVec3::new_normalize(-dir);
-    let filter = spherewalk::QueryFilter::default();
+    let filter = spherewalk::world::QueryFilter::default();
     sim.collision
         .cast_ray(&Point3::from(dir * 30.0), &down, 30.0, &filter)
         .expect("the planet is under every direction")
@@ -423,7 +423,7 @@ fn terrain_walker(yaw: Real) -> (spherewalk::Sim, spherewalk::hecs::Entity) {
     let mut sim = terrain_sim();
     let pole = ground_along(&sim, &Vec3::y()).point;
     let mut pose = spherewalk::Pose::new(pole + Vec3::y() * 0.02);
-    spherewalk::yaw(&mut pose, yaw);
+    spherewalk::phases::yaw(&mut pose, yaw);
     let stack = spherewalk::SphereStack::capsule(1.8, 0.3, 3).expect("stack");
     let mut desc = spherewalk::CharacterDesc::new("walker", stack, pose);
     let walk = Command::Walk {
@@ -446,7 +446,7 @@ fn walks_round_the_terrain_planet_over_hills_and_craters() {
     for k in 0..24 {
         let yaw = (k as Real * 15.0).to_radians();
         let mut pose = spherewalk::Pose::new(Point3::origin());
-        spherewalk::yaw(&mut pose, yaw);
+        spherewalk::phases::yaw(&mut pose, yaw);
         let forward = pose.forward().into_inner();
         let (steepest, cliff) = steepest_on_circle(&sim, &forward);
         // The slope limit is 45 degrees; a clear circle keeps 5 degrees of margin.

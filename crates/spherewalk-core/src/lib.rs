@@ -2,7 +2,7 @@
 //!
 //! The spherewalk character motor without any ECS. A character is a [`SphereStack`] (N
 //! overlapping spheres along its local up axis) moved by [`Motor::step`] through a
-//! [`CollisionWorld`] (or any other collision backend implementing [`Geometry`]) in five
+//! [`CollisionWorld`] (or any other collision backend implementing [`backend::Geometry`]) in five
 //! phases: gather (the primitives within reach), up frame (turning the character's up),
 //! movement (substepped, closest-point pushback after each substep, so nothing tunnels),
 //! stairs (the step offset) and ground (ground probe, slope limit, ground clamp), all in a
@@ -70,39 +70,78 @@ macro_rules! phase {
     }};
 }
 
-mod contact;
-mod gravity;
-mod hooks;
+pub mod contact;
+pub mod gravity;
+pub mod hooks;
 pub mod interop;
 pub mod math;
 mod pose;
 mod settings;
-mod shape;
+pub mod shape;
 mod state;
 mod step;
-mod world;
+pub mod world;
 
-pub use contact::{ColliderId, GroundHit, GroundState, Hit};
-pub use gravity::{GravityError, GravityField, GravityFields, Pull, Surface, Volume};
-pub use hooks::{Candidate, ContactHooks, NoHooks};
-pub use math::{Iso, Point3, Quat, Real, UnitVec3, Vec3, na};
-pub use parry3d;
+// The crate root: what a game uses to walk a character. The same names are in `prelude`.
+pub use contact::{ColliderId, GroundState};
+pub use gravity::{GravityError, GravityField, GravityFields};
+pub use hooks::ContactHooks;
+pub use math::{Point3, Quat, Real, UnitVec3, Vec3};
 pub use pose::Pose;
-pub use settings::{
-    MAX_PUSHBACK_ITERATIONS, MIN_SKIN_WIDTH, MotorSettings, SettingsError, UpFrame,
-};
-pub use shape::{
-    AUTO_WAIST_FRACTION, MAX_RADIUS, MAX_SPHERES, MIN_RADIUS, ShapeError, SphereStack, StackSphere,
-};
+pub use settings::{MotorSettings, SettingsError, UpFrame};
+pub use shape::{ShapeError, SphereStack};
 pub use state::{MotorState, MoveIntent, StepInput};
-pub use step::{
-    ClampRules, ContactBuffer, InputFlags, Landing, MAX_GRAVITY, MAX_HITS, MAX_SUBSTEPS, Motor,
-    PushMode, PushbackSummary, ResizeError, StepContext, StepReport, StepScratch, StepUp,
-    clamp_to_ground, max_penetration, move_substepped, movement_velocity, probe_ground, pushback,
-    surface_normal_at, target_up, try_step_up, turn_up, yaw,
-};
-pub use world::{
-    Collider, ColliderDesc, ColliderFlags, ColliderMotion, CollisionWorld, DEFAULT_LAYER, Geometry,
-    MAX_COORD, Primitive, PrimitiveShape, QueryFilter, RayHit, SphereCastHit, SurfacePoint,
-    WorldError, boxes_overlap, shape_primitives, solid_part,
-};
+pub use step::{Motor, StepReport};
+pub use world::{ColliderDesc, CollisionWorld, WorldError};
+
+// The geometry crate and its linear algebra, re-exported so a game builds shapes and poses
+// with the versions the motor uses.
+pub use parry3d;
+pub use parry3d::na;
+
+/// Everything a game needs to walk a character, for `use spherewalk_core::prelude::*`: the
+/// crate root's names, plus poses ([`math::Iso`]) to place colliders and the collision
+/// filter ([`world::QueryFilter`]).
+pub mod prelude {
+    pub use crate::math::Iso;
+    pub use crate::world::QueryFilter;
+    pub use crate::{
+        ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField,
+        GravityFields, GroundState, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose,
+        Quat, Real, SettingsError, ShapeError, SphereStack, StepInput, StepReport, UnitVec3,
+        UpFrame, Vec3, WorldError,
+    };
+}
+
+/// The motor's settings, state, input and report in full, with their limits: the root's
+/// names plus the report's input flags, the scratch buffers a crowd reuses, resizing errors
+/// and the documented clamps.
+pub mod motor {
+    pub use crate::settings::{
+        MAX_PUSHBACK_ITERATIONS, MIN_SKIN_WIDTH, MotorSettings, SettingsError, UpFrame,
+    };
+    pub use crate::state::{MotorState, MoveIntent, StepInput};
+    pub use crate::step::{InputFlags, MAX_GRAVITY, Motor, ResizeError, StepReport, StepScratch};
+}
+
+/// The step's building blocks, for a game that composes a step of its own (as
+/// [`Motor::step`] composes them: gather, up frame, movement, stairs, ground). Each takes a
+/// [`phases::StepContext`] made by [`Motor::context`] over the primitives gathered around the
+/// character.
+pub mod phases {
+    pub use crate::step::{
+        ClampRules, ContactBuffer, Landing, MAX_HITS, MAX_SUBSTEPS, PushMode, PushbackSummary,
+        StepContext, StepUp, clamp_to_ground, max_penetration, move_substepped, movement_velocity,
+        probe_ground, pushback, surface_normal_at, target_up, try_step_up, turn_up, yaw,
+    };
+}
+
+/// What a collision backend implements for the motor to move through ([`backend::Geometry`]:
+/// the primitives near a box, the shape behind a solid primitive, a collider's motion), and
+/// the helpers that turn parry shapes into primitives.
+pub mod backend {
+    pub use crate::world::geometry::{
+        ColliderMotion, Geometry, boxes_overlap, shape_primitives, solid_part,
+    };
+    pub use crate::world::primitive::{Primitive, PrimitiveShape};
+}

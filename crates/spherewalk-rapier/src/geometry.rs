@@ -4,8 +4,9 @@ use rapier3d::parry::partitioning::{Bvh, TraversalAction};
 use rapier3d::parry::query::DefaultQueryDispatcher;
 use rapier3d::prelude::*;
 use spherewalk_core::{
-    ColliderFlags, ColliderId, ColliderMotion, Geometry, Primitive, QueryFilter, boxes_overlap,
-    shape_primitives, solid_part,
+    ColliderId, backend::ColliderMotion, backend::Geometry, backend::Primitive,
+    backend::boxes_overlap, backend::shape_primitives, backend::solid_part, world::ColliderFlags,
+    world::QueryFilter,
 };
 use std::collections::HashMap;
 
@@ -21,7 +22,7 @@ pub fn collider_handle(id: ColliderId) -> ColliderHandle {
 }
 
 /// A rapier world seen as the geometry characters move through
-/// ([`spherewalk_core::Geometry`]): pass `&RapierGeometry` wherever the motor takes a world.
+/// ([`spherewalk_core::backend::Geometry`]): pass `&RapierGeometry` wherever the motor takes a world.
 ///
 /// - **Which colliders.** Every enabled, non-sensor collider in rapier's broad phase whose
 ///   collision groups' memberships (as layer bits) pass the step's

@@ -3,7 +3,9 @@
 
 use crate::{RapierGeometry, collider_handle, collider_id};
 use rapier3d::prelude::*;
-use spherewalk_core::{ColliderId, ColliderMotion, Geometry, Primitive, QueryFilter};
+use spherewalk_core::{
+    ColliderId, backend::ColliderMotion, backend::Geometry, backend::Primitive, world::QueryFilter,
+};
 
 /// The generation bit that marks a [`Layered`] id as a rapier collider's. A base world never
 /// reaches it (it would take 2^31 removals from one slot).

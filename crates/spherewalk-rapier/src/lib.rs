@@ -2,7 +2,7 @@
 //!
 //! spherewalk's character motor among a [rapier3d] world's colliders. rapier3d 0.31 is built
 //! on the same parry3d 0.25 and nalgebra 0.34 as spherewalk, so its shapes are the motor's
-//! shapes: [`RapierGeometry`] answers the motor's queries (see [`spherewalk_core::Geometry`])
+//! shapes: [`RapierGeometry`] answers the motor's queries (see [`spherewalk_core::backend::Geometry`])
 //! from rapier's own broad phase and collider set, with no second copy of the scene.
 //!
 //! ```

@@ -86,10 +86,10 @@ pub struct CharacterBody {
 impl CharacterBody {
     /// The collision filter of the character's own motor on a [`crate::RapierGeometry`]:
     /// everything but this body (`Motor::with_filter`).
-    pub fn filter(&self) -> spherewalk_core::QueryFilter {
-        spherewalk_core::QueryFilter {
+    pub fn filter(&self) -> spherewalk_core::world::QueryFilter {
+        spherewalk_core::world::QueryFilter {
             exclude: Some(crate::collider_id(self.collider)),
-            ..spherewalk_core::QueryFilter::default()
+            ..spherewalk_core::world::QueryFilter::default()
         }
     }
 }

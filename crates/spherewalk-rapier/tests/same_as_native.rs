@@ -3,8 +3,8 @@
 
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, CollisionWorld, Geometry, Iso, Motor, MotorSettings, MotorState, MoveIntent,
-    Point3, Pose, Real, SphereStack, StepInput, StepReport, Vec3, na,
+    ColliderDesc, CollisionWorld, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Real,
+    SphereStack, StepInput, StepReport, Vec3, backend::Geometry, math::Iso, na,
 };
 use spherewalk_rapier::Physics;
 use spherewalk_rapier::rapier3d::prelude::ColliderBuilder;

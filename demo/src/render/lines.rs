@@ -1,6 +1,6 @@
 //! Debug line drawing: sphere wireframes, ground normal, contact points, velocity arrow.
 
-use spherewalk::{Point3, Pose, StackSphere, StepReport, Vec3};
+use spherewalk::{Point3, Pose, StepReport, Vec3, shape::StackSphere};
 
 use super::ColourVertex;
 

@@ -3,7 +3,7 @@
 
 use spherewalk::na;
 use spherewalk::parry3d::shape::{Shape, SupportMap, TypedShape};
-use spherewalk::{Iso, Point3, Vec3};
+use spherewalk::{Point3, Vec3, math::Iso};
 
 /// A mesh vertex: position and normal in the collider's local frame.
 #[repr(C)]

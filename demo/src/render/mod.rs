@@ -8,7 +8,7 @@ mod pipelines;
 use pipelines::Pipelines;
 
 use spherewalk::parry3d::shape::Shape;
-use spherewalk::{Iso, Point3, Vec3, na};
+use spherewalk::{Point3, Vec3, math::Iso, na};
 use wgpu::util::DeviceExt;
 
 use meshes::MeshVertex;

@@ -19,8 +19,8 @@ use crate::sim::Input;
 use serde::Deserialize;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    GravityField, Iso, MotorSettings, Point3, Pull, Real, SphereStack, UnitVec3, UpFrame, Vec3,
-    Volume, math,
+    GravityField, MotorSettings, Point3, Real, SphereStack, UnitVec3, UpFrame, Vec3, gravity::Pull,
+    gravity::Volume, math, math::Iso,
 };
 use std::path::PathBuf;
 

@@ -10,7 +10,7 @@
 use crate::rng::SplitMix64;
 use spherewalk_core::na::DMatrix;
 use spherewalk_core::parry3d::shape::{ConvexPolyhedron, SharedShape};
-use spherewalk_core::{ColliderDesc, Iso, Point3, Quat, Real, UnitVec3, Vec3, math};
+use spherewalk_core::{ColliderDesc, Point3, Quat, Real, UnitVec3, Vec3, math, math::Iso};
 use thiserror::Error;
 
 mod obj;

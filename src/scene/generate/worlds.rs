@@ -5,7 +5,7 @@
 use super::{GenerateError, Generator, Part, check_count, check_length, random_direction};
 use crate::rng::SplitMix64;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{Iso, Point3, Real, Vec3, math};
+use spherewalk_core::{Point3, Real, Vec3, math, math::Iso};
 use std::collections::HashMap;
 
 /// Most segments around a torus's ring, or sides around its tube.

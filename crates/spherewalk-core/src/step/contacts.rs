@@ -8,7 +8,7 @@ use parry3d::bounding_volume::Aabb;
 
 /// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
 /// point, deepest first (ties by index, so the order is deterministic). `from` is where the
-/// sphere's centre started its move (see [`crate::Primitive::holds`]). Returns the deepest
+/// sphere's centre started its move (see [`crate::backend::Primitive::holds`]). Returns the deepest
 /// penetration (m, >= 0) of any primitive that holds the sphere, `tol` or not.
 // NOTE: always inlined: called out of line from its three callers, it cost the planet step
 // bench about 5 %.
@@ -46,7 +46,7 @@ pub(super) fn collect_contacts(
 }
 
 /// Every primitive's closest point within `reach` (m) of `centre` (world) that holds a sphere
-/// at rest there (see [`crate::Primitive::holds`]), with the primitive's index, in primitive
+/// at rest there (see [`crate::backend::Primitive::holds`]), with the primitive's index, in primitive
 /// order. Primitives whose box lies further than `reach` are skipped before any query.
 pub(super) fn surface_near<'c>(
     ctx: &'c StepContext<'_>,

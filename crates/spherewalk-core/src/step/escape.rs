@@ -102,7 +102,7 @@ fn buried(
 /// them: a piece lies ahead of a sphere, the move would cross another primitive, or more than
 /// the stack's own height is needed. A move that would leave the gathered region stops at its
 /// edge ([`Escape::partial`]). `motion` is the displacement that led to `pose` (see
-/// [`crate::Primitive::holds`]).
+/// [`crate::backend::Primitive::holds`]).
 fn slide_out(
     ctx: &StepContext<'_>,
     pose: &Pose,

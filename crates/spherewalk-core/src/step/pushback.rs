@@ -637,7 +637,7 @@ fn landing_clip(ctx: &StepContext<'_>, up: &UnitVec3, n: &UnitVec3) -> Vec3 {
 }
 
 /// Deepest penetration (m, >= 0) of any sphere of the stack at `pose` into the step's
-/// primitives, the stack at rest (see [`crate::Primitive::holds`]).
+/// primitives, the stack at rest (see [`crate::backend::Primitive::holds`]).
 pub fn max_penetration(ctx: &StepContext<'_>, pose: &Pose) -> Real {
     deepest_among(ctx.world, ctx.prims, pose, &ctx.motor.stack)
 }

@@ -18,7 +18,7 @@ pub struct InputFlags {
     pub intent_off_plane: bool,
     /// Gravity held NaN or infinity and was treated as zero.
     pub gravity_invalid: bool,
-    /// Gravity was longer than [`crate::MAX_GRAVITY`] and was clamped to it.
+    /// Gravity was longer than [`crate::motor::MAX_GRAVITY`] and was clamped to it.
     pub gravity_clamped: bool,
     /// A speed (the intent's, the jump's, the carried velocity's or the resulting one) exceeded
     /// `max_speed` and was clamped to it.
@@ -77,9 +77,9 @@ pub struct StepReport {
     pub crushed: bool,
     /// Deepest remaining penetration of any sphere after the step (m, >= 0).
     pub max_penetration: Real,
-    /// Every pushback contact of the step, in the order resolved, up to [`crate::MAX_HITS`].
+    /// Every pushback contact of the step, in the order resolved, up to [`crate::phases::MAX_HITS`].
     pub hits: Vec<Hit>,
-    /// True when the step met at least [`crate::MAX_HITS`] contacts: `hits` may hold only the
+    /// True when the step met at least [`crate::phases::MAX_HITS`] contacts: `hits` may hold only the
     /// first ones (a character squeezed for many iterations).
     pub hits_truncated: bool,
     /// Inputs that were clamped or ignored.

@@ -46,7 +46,7 @@ pub trait Geometry: Sync {
         out: &mut Vec<Primitive>,
     );
 
-    /// The parry shape (its own local frame) a [`crate::PrimitiveShape::Solid`] primitive of
+    /// The parry shape (its own local frame) a [`crate::backend::PrimitiveShape::Solid`] primitive of
     /// `collider` refers to: the collider's whole shape when `part` is `u32::MAX`, else part
     /// `part` of its compound. `None` when the collider is gone.
     fn solid_shape(&self, collider: ColliderId, part: u32) -> Option<&dyn Shape>;
@@ -103,7 +103,7 @@ pub fn shape_primitives(
     push_shape_primitives(owner, shape, pose, WHOLE, region, out);
 }
 
-/// The shape a [`crate::PrimitiveShape::Solid`] primitive's `part` names within its collider's
+/// The shape a [`crate::backend::PrimitiveShape::Solid`] primitive's `part` names within its collider's
 /// `shape`: the shape itself for `u32::MAX`, else that part of a compound; `None` for a part
 /// the shape does not have. For [`Geometry::solid_shape`] implementations.
 pub fn solid_part(shape: &dyn Shape, part: u32) -> Option<&dyn Shape> {
@@ -112,4 +112,19 @@ pub fn solid_part(shape: &dyn Shape, part: u32) -> Option<&dyn Shape> {
     }
     let compound = shape.as_compound()?;
     compound.shapes().get(part as usize).map(|(_, s)| &*s.0)
+}
+
+/// Whether boxes `a` and `b` (same frame, m) overlap or touch: parry's `intersects`, false
+/// when a coordinate is NaN. The compiler makes this a chain of early exits, which is quickest
+/// where the first tests mostly decide (a BVH walk, a character's few primitives).
+#[inline]
+pub fn boxes_overlap(a: &Aabb, b: &Aabb) -> bool {
+    let (lo, hi) = (&a.mins, &a.maxs);
+    let (other_lo, other_hi) = (&b.mins, &b.maxs);
+    (lo.x <= other_hi.x)
+        & (lo.y <= other_hi.y)
+        & (lo.z <= other_hi.z)
+        & (other_lo.x <= hi.x)
+        & (other_lo.y <= hi.y)
+        & (other_lo.z <= hi.z)
 }

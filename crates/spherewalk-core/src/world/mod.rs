@@ -3,19 +3,20 @@
 
 mod cast;
 mod closest;
-mod geometry;
+pub(crate) mod geometry;
 mod grid;
-mod primitive;
+pub(crate) mod primitive;
 pub(crate) mod query;
 #[cfg(test)]
 mod test_rng;
 
 pub use closest::SurfacePoint;
-pub use geometry::{ColliderMotion, Geometry, shape_primitives, solid_part};
-pub use primitive::{Primitive, PrimitiveShape};
 pub use query::{RayHit, SphereCastHit};
+// What a collision backend implements and uses: re-exported by the crate's `backend` room.
+pub(crate) use geometry::{Geometry, boxes_overlap};
+pub(crate) use primitive::{Primitive, PrimitiveShape};
 
-pub use crate::contact::ColliderId;
+pub(crate) use crate::contact::ColliderId;
 
 use crate::math::{Iso, Real, Vec3, is_finite_vec};
 use parry3d::bounding_volume::Aabb;
@@ -260,7 +261,7 @@ impl CollisionWorld {
     /// # Example
     /// ```
     /// use spherewalk_core::parry3d::shape::SharedShape;
-    /// use spherewalk_core::{ColliderDesc, CollisionWorld, Point3, QueryFilter, Real, Vec3};
+    /// use spherewalk_core::{ColliderDesc, CollisionWorld, Point3, world::QueryFilter, Real, Vec3};
     /// let mut world = CollisionWorld::new();
     /// let floor = world.insert(
     ///     ColliderDesc::new(SharedShape::cuboid(5.0, 0.5, 5.0)).translation(0.0, -0.5, 0.0),
@@ -539,21 +540,6 @@ impl CollisionWorld {
         }
         out[start..].sort_unstable();
     }
-}
-
-/// Whether boxes `a` and `b` (same frame, m) overlap or touch: parry's `intersects`, false
-/// when a coordinate is NaN. The compiler makes this a chain of early exits, which is quickest
-/// where the first tests mostly decide (a BVH walk, a character's few primitives).
-#[inline]
-pub fn boxes_overlap(a: &Aabb, b: &Aabb) -> bool {
-    let (lo, hi) = (&a.mins, &a.maxs);
-    let (other_lo, other_hi) = (&b.mins, &b.maxs);
-    (lo.x <= other_hi.x)
-        & (lo.y <= other_hi.y)
-        & (lo.z <= other_hi.z)
-        & (other_lo.x <= hi.x)
-        & (other_lo.y <= hi.y)
-        & (other_lo.z <= hi.z)
 }
 
 /// [`boxes_overlap`] with all six comparisons made and counted, without a branch: quicker

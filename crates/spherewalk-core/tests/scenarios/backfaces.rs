@@ -3,7 +3,7 @@
 
 use crate::common::{Frame, Runner, Scene, capsule_motor};
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{ColliderDesc, Iso, MotorSettings, Point3, Real, Vec3};
+use spherewalk_core::{ColliderDesc, MotorSettings, Point3, Real, Vec3, math::Iso};
 
 /// Cell size of the floor meshes (m).
 const CELL: Real = 0.5;

@@ -7,8 +7,8 @@ use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    GroundState, InputFlags, Iso, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,
-    Real, SettingsError, ShapeError, SphereStack, StepInput, UpFrame, Vec3,
+    GroundState, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat, Real,
+    SettingsError, ShapeError, SphereStack, StepInput, UpFrame, Vec3, math::Iso, motor::InputFlags,
 };
 use std::f32::consts::FRAC_PI_2;
 
@@ -830,7 +830,7 @@ fn huge_gravity_is_clamped_and_flagged() {
     // 1e-3 m/s: f32 rescaling of a 1e30 vector and one multiply by dt.
     assert_abs_diff_eq!(
         r.state.velocity.y,
-        -spherewalk_core::MAX_GRAVITY * dt,
+        -spherewalk_core::motor::MAX_GRAVITY * dt,
         epsilon = 1e-3
     );
     assert!(r.pose.is_finite());
@@ -959,7 +959,7 @@ fn regression_4e9_pushback_iterations_ate_memory() {
     // The most iterations, squeezed between walls 0.4 m apart, at the highest speed.
     let settings = {
         let mut v = MotorSettings::default();
-        v.max_pushback_iterations = spherewalk_core::MAX_PUSHBACK_ITERATIONS;
+        v.max_pushback_iterations = spherewalk_core::motor::MAX_PUSHBACK_ITERATIONS;
         v.max_substep_fraction = 0.01;
         v
     };
@@ -972,9 +972,9 @@ fn regression_4e9_pushback_iterations_ate_memory() {
     for _ in 0..20 {
         r.step(Vec3::new(0.0, 0.0, 500.0));
         most = most.max(r.report.hits.len());
-        assert!(r.report.hits.capacity() <= 2 * spherewalk_core::MAX_HITS);
+        assert!(r.report.hits.capacity() <= 2 * spherewalk_core::phases::MAX_HITS);
     }
-    assert!(most <= spherewalk_core::MAX_HITS, "{most} hits");
+    assert!(most <= spherewalk_core::phases::MAX_HITS, "{most} hits");
     assert!(r.pose.is_finite());
 }
 
@@ -999,7 +999,7 @@ fn the_substep_count_is_capped() {
     r.dt = 1.0;
     r.settle(2);
     r.step(Vec3::new(500.0, 0.0, 0.0));
-    assert_eq!(r.report.substeps, spherewalk_core::MAX_SUBSTEPS);
+    assert_eq!(r.report.substeps, spherewalk_core::phases::MAX_SUBSTEPS);
     assert!(r.pose.is_finite());
 }
 

@@ -6,7 +6,8 @@ use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderId, ContactHooks, Iso, MotorSettings, MoveIntent, Point3, Quat, Real, UnitVec3, Vec3,
+    ColliderId, ContactHooks, MotorSettings, MoveIntent, Point3, Quat, Real, UnitVec3, Vec3,
+    math::Iso,
 };
 
 /// A disc of radius 5 m turning at one revolution per second carries a rider standing 3 m

@@ -4,9 +4,9 @@
 
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, ContactHooks, Iso, Motor, MotorSettings, MotorState,
-    MoveIntent, Point3, Pose, QueryFilter, Real, SphereStack, StepInput, StepReport, UnitVec3,
-    Vec3,
+    ColliderDesc, ColliderId, CollisionWorld, ContactHooks, Motor, MotorSettings, MotorState,
+    MoveIntent, Point3, Pose, Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3, math::Iso,
+    world::QueryFilter,
 };
 
 /// Standard gravity (m/s²).
@@ -204,7 +204,7 @@ impl Runner {
     }
 
     pub fn step_intent(&mut self, intent: MoveIntent) -> &StepReport {
-        self.step_intent_with(intent, &spherewalk_core::NoHooks)
+        self.step_intent_with(intent, &spherewalk_core::hooks::NoHooks)
     }
 
     /// One step with `hooks`, a scene-local intent velocity (m/s) and a jump speed (m/s).

@@ -76,7 +76,9 @@ fn reported_penetration_equals_a_fresh_measurement() {
 /// from one character to the next.
 #[test]
 fn a_shared_scratch_gives_the_same_steps_as_each_characters_own() {
-    use spherewalk_core::{Motor, MoveIntent, NoHooks, SphereStack, StepInput, StepScratch};
+    use spherewalk_core::{
+        Motor, MoveIntent, SphereStack, StepInput, hooks::NoHooks, motor::StepScratch,
+    };
     let squat = || {
         let stack = SphereStack::capsule(1.0, 0.4, 2).expect("valid stack");
         Motor::new(stack, MotorSettings::default()).expect("valid settings")

@@ -3,7 +3,8 @@
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    GravityError, GravityField, GravityFields, Iso, Point3, Pull, Real, Surface, Vec3, Volume,
+    GravityError, GravityField, GravityFields, Point3, Real, Vec3, gravity::Pull, gravity::Surface,
+    gravity::Volume, math::Iso,
 };
 
 #[test]

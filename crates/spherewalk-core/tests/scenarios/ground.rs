@@ -5,7 +5,7 @@ use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::na::DMatrix;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, GroundState, Iso, MotorSettings, MoveIntent, Point3, Real, Vec3,
+    ColliderDesc, GroundState, MotorSettings, MoveIntent, Point3, Real, Vec3, math::Iso,
 };
 
 #[test]
@@ -140,7 +140,7 @@ fn walks_over_a_heightfield_hill_staying_grounded() {
                 r.local().x
             );
             let feet = r.pose.centre_at(0.3);
-            let filter = spherewalk_core::QueryFilter::default();
+            let filter = spherewalk_core::world::QueryFilter::default();
             let gap = r
                 .scene
                 .world
@@ -190,14 +190,14 @@ fn a_jump_just_after_walking_off_a_ledge_still_launches() {
                 "{}: {delay} steps after leaving, coyote {coyote}",
                 frame.name
             );
-            r.step_with(&spherewalk_core::NoHooks, walk, 5.0);
+            r.step_with(&spherewalk_core::hooks::NoHooks, walk, 5.0);
             assert_eq!(r.report.jumped, launches, "{at}");
             let v_up = r.local_velocity().y;
             if launches {
                 // Launched as from the ground: 5 m/s less one step of gravity (1e-4: f32).
                 assert_abs_diff_eq!(v_up, 5.0 - G * DT, epsilon = 1e-4);
                 // No second jump in the air.
-                r.step_with(&spherewalk_core::NoHooks, walk, 5.0);
+                r.step_with(&spherewalk_core::hooks::NoHooks, walk, 5.0);
                 assert!(!r.report.jumped, "{at}: jumped twice");
             } else {
                 assert!(v_up < 0.0, "{at}: rising at {v_up}");

@@ -4,7 +4,7 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::{
-    Candidate, ColliderId, ContactHooks, MotorSettings, Point3, Real, UnitVec3, Vec3,
+    ColliderId, ContactHooks, MotorSettings, Point3, Real, UnitVec3, Vec3, hooks::Candidate,
 };
 
 /// A one-way platform: solid only while the character's feet are at or above its top.
@@ -40,7 +40,7 @@ fn a_one_way_platform_is_jumped_through_from_below_and_stood_on() {
                 platform,
                 top: 2.2,
             };
-            let none = spherewalk_core::NoHooks;
+            let none = spherewalk_core::hooks::NoHooks;
             let hooks: &dyn ContactHooks = if with_hook { &hooks } else { &none };
             let motor = capsule_motor(MotorSettings::default());
             let mut run = Runner::new(scene, motor, Point3::new(0.0, 0.0, 0.0));

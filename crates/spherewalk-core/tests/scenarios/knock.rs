@@ -53,7 +53,7 @@ fn a_knock_adds_to_walking_and_zero_deceleration_keeps_it() {
     assert_abs_diff_eq!(moved.z, 1.0, epsilon = 1e-3);
     assert_abs_diff_eq!(r.state.knock.x, 1.0);
     // Jumping turns it into momentum: the knock empties into the velocity.
-    r.step_with(&spherewalk_core::NoHooks, Vec3::zeros(), 4.0);
+    r.step_with(&spherewalk_core::hooks::NoHooks, Vec3::zeros(), 4.0);
     assert_eq!(r.state.knock, Vec3::zeros());
     assert_abs_diff_eq!(r.state.velocity.x, 1.0, epsilon = 1e-6);
 }

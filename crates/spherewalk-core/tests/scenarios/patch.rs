@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{GroundState, Iso, MotorSettings, Point3, Real, Vec3};
+use spherewalk_core::{GroundState, MotorSettings, Point3, Real, Vec3, math::Iso};
 
 /// A 4 m wide triangle mesh (z in -2..2) over a profile of `(x, y)` points (scene frame),
 /// faces up.
@@ -109,7 +109,7 @@ fn feet_held_in_a_v_of_steep_faces_stand_and_can_jump() {
             (feet.y - 0.6).abs() < 1e-3 && feet.x.abs() < 1e-3,
             "{feet:?}"
         );
-        r.step_with(&spherewalk_core::NoHooks, Vec3::zeros(), 5.0);
+        r.step_with(&spherewalk_core::hooks::NoHooks, Vec3::zeros(), 5.0);
         assert!(r.report.jumped, "jumps out of the V");
     }
 }

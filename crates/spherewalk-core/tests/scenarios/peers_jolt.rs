@@ -16,8 +16,8 @@ use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, GroundState, Iso, Motor, MotorSettings, MoveIntent, Point3, Quat,
-    Real, SphereStack, Vec3,
+    ColliderDesc, ColliderId, GroundState, Motor, MotorSettings, MoveIntent, Point3, Quat, Real,
+    SphereStack, Vec3, math::Iso,
 };
 
 /// Jolt's test character: radius 0.3 m, 1.35 m cylinder, 1.95 m in all, as 4 spheres.

@@ -11,7 +11,7 @@ use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    GroundState, Iso, Motor, MotorSettings, Point3, Pose, Quat, Real, SphereStack, Vec3,
+    GroundState, Motor, MotorSettings, Point3, Pose, Quat, Real, SphereStack, Vec3, math::Iso,
 };
 
 fn ball_motor(settings: MotorSettings) -> Motor {

@@ -3,7 +3,7 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{Iso, Motor, MotorSettings, Point3, Quat, Real, SphereStack, Vec3};
+use spherewalk_core::{Motor, MotorSettings, Point3, Quat, Real, SphereStack, Vec3, math::Iso};
 
 #[test]
 fn spawned_0_3_m_inside_a_box_is_pushed_out_within_5_steps() {

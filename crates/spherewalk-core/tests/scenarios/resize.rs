@@ -4,7 +4,9 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{Iso, MotorSettings, Point3, ResizeError, SettingsError, SphereStack, Vec3};
+use spherewalk_core::{
+    MotorSettings, Point3, SettingsError, SphereStack, Vec3, math::Iso, motor::ResizeError,
+};
 
 /// One-sided walls (mesh quads 3 m tall, 10 m long along Z) at x = -0.4 facing +X and at
 /// x = +0.4 facing -X: a corridor 0.8 m wide on a floor.

@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{Iso, MotorSettings, Point3, Real, Vec3};
+use spherewalk_core::{MotorSettings, Point3, Real, Vec3, math::Iso};
 
 /// 40 x 40 edge-to-edge 0.5 m cubes, tops at y = 0, spanning x, z in [-10, 10].
 fn cube_floor(frame: Frame) -> Scene {

@@ -11,8 +11,8 @@ use crate::common::*;
 use proptest::prelude::*;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    Iso, MAX_HITS, MAX_PUSHBACK_ITERATIONS, MAX_SUBSTEPS, Motor, MotorSettings, MoveIntent, Point3,
-    Real, SphereStack, UpFrame, Vec3,
+    Motor, MotorSettings, MoveIntent, Point3, Real, SphereStack, UpFrame, Vec3, math::Iso,
+    motor::MAX_PUSHBACK_ITERATIONS, phases::MAX_HITS, phases::MAX_SUBSTEPS,
 };
 use std::f32::consts::FRAC_PI_2;
 
@@ -121,7 +121,8 @@ impl Drawn {
         s.coyote_time = r[9];
         s.penetration_recovery_speed = self.recovery.then_some(r[10]);
         // Skin in [MIN_SKIN_WIDTH, half the smallest radius]; step height in [0, height).
-        s.skin_width = (0.5 * stack.min_radius() * r[11]).max(spherewalk_core::MIN_SKIN_WIDTH);
+        s.skin_width =
+            (0.5 * stack.min_radius() * r[11]).max(spherewalk_core::motor::MIN_SKIN_WIDTH);
         s.step_height = stack.height() * r[12];
         s.max_pushback_iterations = self.iterations;
         s.up_frame = match self.frame {

@@ -5,8 +5,8 @@ use crate::common::{Frame, Runner, Scene};
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    AUTO_WAIST_FRACTION, Iso, MAX_SPHERES, MotorSettings, Point3, Real, ShapeError, SphereStack,
-    Vec3,
+    MotorSettings, Point3, Real, ShapeError, SphereStack, Vec3, math::Iso,
+    shape::AUTO_WAIST_FRACTION, shape::MAX_SPHERES,
 };
 
 /// Offsets and radii of a stack, feet first.

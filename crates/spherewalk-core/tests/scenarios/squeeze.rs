@@ -10,7 +10,7 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{ColliderId, Iso, MotorSettings, Point3, Real, Vec3};
+use spherewalk_core::{ColliderId, MotorSettings, Point3, Real, Vec3, math::Iso};
 
 /// Radius of the standard character's spheres (m).
 const RADIUS: Real = 0.3;

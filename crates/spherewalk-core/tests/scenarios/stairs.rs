@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use approx::assert_abs_diff_eq;
-use spherewalk_core::{MIN_SKIN_WIDTH, MotorSettings, Point3, Real, SettingsError, Vec3};
+use spherewalk_core::{MotorSettings, Point3, Real, SettingsError, Vec3, motor::MIN_SKIN_WIDTH};
 
 /// A straight staircase rising along scene +X from x = 1: `count` steps of `rise` (m) and
 /// 0.4 m treads, then a landing to x = 8. Each step is a solid block from its riser to the end.

@@ -1,7 +1,7 @@
 //! Surface up-mode: walking from a floor onto a wall and onto the ceiling.
 
 use crate::common::*;
-use spherewalk_core::{Iso, MotorSettings, MoveIntent, Point3, Quat, Real, UpFrame, Vec3};
+use spherewalk_core::{MotorSettings, MoveIntent, Point3, Quat, Real, UpFrame, Vec3, math::Iso};
 
 /// A room slice `height` m tall: floor top y = 0, a wall whose face is x = 4, a ceiling whose
 /// face is y = `height`.
@@ -206,7 +206,7 @@ fn loop_the_box(frame: Frame, (spheres, height, radius): (usize, Real, Real), sp
     let start = r.local();
     let mut out = Loop::default();
     let mut airborne = 0;
-    let filter = spherewalk_core::QueryFilter::default();
+    let filter = spherewalk_core::world::QueryFilter::default();
     for _ in 0..600 {
         r.step_intent(MoveIntent::walk(r.pose.forward().into_inner() * speed));
         let world_feet = r.pose.centre_at(r.motor.stack().feet().offset_local);
@@ -371,7 +371,7 @@ fn the_box_loop_holds_at_running_speed() {
 #[test]
 fn surface_gravity_walks_round_a_sharp_cube() {
     use spherewalk_core::parry3d::shape::SharedShape;
-    use spherewalk_core::{GravityField, GravityFields, Surface};
+    use spherewalk_core::{GravityField, GravityFields, gravity::Surface};
     for speed in [2.0, 4.0, 6.0] {
         let frame = Frame::world_up();
         let mut scene = Scene::new(frame);
@@ -386,7 +386,7 @@ fn surface_gravity_walks_round_a_sharp_cube() {
             capsule_motor(MotorSettings::default()),
             Point3::new(0.0, 5.0, 0.0),
         );
-        let filter = spherewalk_core::QueryFilter::default();
+        let filter = spherewalk_core::world::QueryFilter::default();
         let (mut worst, mut faces): (Real, Vec<&str>) = (0.0, Vec::new());
         // 44 m: once round the 40 m loop and on over the top.
         for _ in 0..((44.0 / speed) * 60.0) as u32 {

@@ -3,7 +3,7 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{GroundState, Iso, MotorSettings, Point3, Quat, Real, Vec3};
+use spherewalk_core::{GroundState, MotorSettings, Point3, Quat, Real, Vec3, math::Iso};
 
 /// Floor plus a wall whose face is the plane x = 2 (scene frame), 4 m tall.
 fn wall_scene(frame: Frame) -> Scene {

@@ -4,7 +4,8 @@ use super::fixtures::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, Iso, Point3, Quat, QueryFilter, Real, Vec3,
+    ColliderDesc, ColliderId, CollisionWorld, Point3, Quat, Real, Vec3, math::Iso,
+    world::QueryFilter,
 };
 
 /// A box spanning x in [-1, 1], y in [0, 1], z in [-2, 2].

@@ -5,8 +5,8 @@ use spherewalk_core::na::DMatrix;
 use spherewalk_core::parry3d::bounding_volume::Aabb;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, Point3, QueryFilter, Real, SurfacePoint, UnitVec3,
-    Vec3,
+    ColliderDesc, ColliderId, CollisionWorld, Point3, Real, UnitVec3, Vec3, world::QueryFilter,
+    world::SurfacePoint,
 };
 
 /// Exact-geometry tolerance (m): parry projects onto boxes, balls and capsules in closed form,

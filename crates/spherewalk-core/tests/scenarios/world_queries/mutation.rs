@@ -5,7 +5,7 @@ use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::bounding_volume::Aabb;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, Iso, Point3, Quat, Real, Vec3, WorldError,
+    ColliderDesc, ColliderId, CollisionWorld, Point3, Quat, Real, Vec3, WorldError, math::Iso,
 };
 
 // Insertion: ids and refused colliders.
@@ -334,7 +334,7 @@ fn regression_huge_meshes_and_heightfields_are_refused() {
     assert!(world.is_empty());
     assert!(
         world
-            .insert(ColliderDesc::new(quad(spherewalk_core::MAX_COORD)))
+            .insert(ColliderDesc::new(quad(spherewalk_core::world::MAX_COORD)))
             .is_ok()
     );
     // Moving a collider out of range is refused the same way, and it stays where it was.

@@ -3,7 +3,9 @@
 use super::fixtures::*;
 use spherewalk_core::parry3d::bounding_volume::Aabb;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{ColliderDesc, ColliderId, CollisionWorld, Point3, QueryFilter, Real, Vec3};
+use spherewalk_core::{
+    ColliderDesc, ColliderId, CollisionWorld, Point3, Real, Vec3, world::QueryFilter,
+};
 
 /// Four 1 m boxes on the x axis at x = 0, 2, 4, 6 on layers 1, 2, 1, 4.
 fn layered_row() -> CollisionWorld {
@@ -161,7 +163,7 @@ fn overlap_aabb_returns_ids_sorted_whatever_the_tree_layout() {
 /// every size and filter, ray casts and sphere casts give the same answers in both worlds.
 #[test]
 fn grid_colliders_answer_like_tree_colliders_through_moves_reshapes_and_removals() {
-    use spherewalk_core::Iso;
+    use spherewalk_core::math::Iso;
     let build = |grid: bool| {
         let mut world = CollisionWorld::new();
         for k in 0..40u32 {
@@ -241,7 +243,7 @@ fn grid_colliders_answer_like_tree_colliders_through_moves_reshapes_and_removals
 #[test]
 fn compounds_of_balls_gather_their_balls_inline_or_not() {
     use spherewalk_core::parry3d::bounding_volume::BoundingVolume;
-    use spherewalk_core::{Iso, PrimitiveShape, Quat};
+    use spherewalk_core::{Quat, backend::PrimitiveShape, math::Iso};
     let turn = Quat::from_euler_angles(0.4, 1.1, -0.7);
     let pose = Iso::from_parts(Vec3::new(1.5, -2.0, 3.25).into(), turn);
     for count in 1..=9usize {

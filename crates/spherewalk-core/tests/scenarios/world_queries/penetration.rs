@@ -3,7 +3,7 @@
 use super::fixtures::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{ColliderDesc, CollisionWorld, Point3, QueryFilter};
+use spherewalk_core::{ColliderDesc, CollisionWorld, Point3, world::QueryFilter};
 
 #[test]
 fn sphere_penetration_is_the_deepest_overlap() {

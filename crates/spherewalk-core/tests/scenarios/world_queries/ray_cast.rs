@@ -3,7 +3,7 @@
 use super::fixtures::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{ColliderDesc, CollisionWorld, Point3, QueryFilter, Vec3};
+use spherewalk_core::{ColliderDesc, CollisionWorld, Point3, Vec3, world::QueryFilter};
 
 #[test]
 fn cast_ray_hits_with_a_normal_facing_the_origin() {
