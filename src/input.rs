@@ -6,6 +6,20 @@ use crate::rng::SplitMix64;
 use serde::{Deserialize, Serialize};
 use spherewalk_core::{Quat, Real};
 
+/// Where a character's intent comes from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Input {
+    /// Nothing: the intent stays as the game writes it.
+    #[default]
+    None,
+    /// Player controls (written by the game each frame).
+    Player(PlayerInput),
+    /// Wandering AI.
+    Wander(Wander),
+    /// A script of timed commands.
+    Script(Script),
+}
+
 /// Player controls, written by the game (the demo) each frame and read at the next step.
 ///
 /// Jumping: call [`PlayerInput::press_jump`] when the jump button goes down (it is latched

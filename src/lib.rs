@@ -64,9 +64,10 @@ pub mod systems;
 pub mod trace;
 
 pub use events::{Event, EventKind, collect_events};
+pub use input::Input;
 pub use schedule::{FixedStep, ScheduleError};
 pub use sim::{
-    CHARACTER_LAYER, CharacterDesc, CharacterError, CharacterView, Input, MAX_PENDING_EVENTS, Sim,
+    CHARACTER_LAYER, CharacterDesc, CharacterError, CharacterView, MAX_PENDING_EVENTS, Sim,
     Snapshot, SnapshotError, SpawnError, TuneError, interpolate,
 };
 
@@ -76,6 +77,11 @@ pub use hecs;
 /// Dynamic bodies (feature `rapier`): the sim's rapier world, part of [`Sim`].
 #[cfg(feature = "rapier")]
 pub use sim::physics;
+
+/// The rapier3d the sim's dynamic bodies run on (feature `rapier`), re-exported so a game
+/// adds bodies with the same version.
+#[cfg(feature = "rapier")]
+pub use spherewalk_rapier::rapier3d;
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

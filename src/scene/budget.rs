@@ -1,14 +1,12 @@
 //! Scene budgets: how much one scene may build, counted from its parameters before anything
 //! is built ([`SceneOptions`], [`Excess`]).
 
-use super::build::SceneError;
 use super::format::{SceneFile, Spread};
 use spherewalk_core::Real;
-use std::path::Path;
 
 /// Limits on what one scene may build. A scene file is counted against them before anything
 /// big is made (no generator runs, no character spawns), so a hostile or mistaken file is
-/// refused at once with [`SceneError::OverBudget`] instead of taking minutes and gigabytes.
+/// refused at once with [`SceneError::OverBudget`](super::SceneError::OverBudget) instead of taking minutes and gigabytes.
 ///
 /// [`SceneOptions::default`] is the budget [`load`](super::load) and
 /// [`SceneFile::build`] apply: every shipped scene and the benches' 10,000-character crowd fit
@@ -180,10 +178,19 @@ fn first_over<'a>(items: &[(&'a str, u64)], limit: u64) -> Option<(&'a str, u64)
     })
 }
 
-/// The error for `excess` at item `item` of the scene file `path`.
-fn over_budget(path: &Path, item: &str, excess: Excess) -> SceneError {
-    SceneError::OverBudget {
-        path: path.to_owned(),
+/// A count over its budget: `excess` at item `item` (the build turns it into
+/// `SceneError::OverBudget` with the file's path).
+#[derive(Debug)]
+pub(super) struct Over {
+    /// The item at which the scene's running total passed the limit.
+    pub item: String,
+    /// What is over, by how much.
+    pub excess: Excess,
+}
+
+/// The refusal for `excess` at item `item`.
+fn over_budget(item: &str, excess: Excess) -> Over {
+    Over {
         item: item.to_owned(),
         excess,
     }
@@ -198,12 +205,8 @@ impl SceneFile {
     /// Holds the scene's crowd densities, colliders and characters against `options`, counted
     /// from the parsed parameters alone (nothing is generated or read). Triangles wait for the
     /// OBJ files: [`SceneFile::check_triangles`].
-    pub(super) fn check_counts(
-        &self,
-        path: &Path,
-        options: &SceneOptions,
-    ) -> Result<(), SceneError> {
-        let over = |item: &str, excess: Excess| over_budget(path, item, excess);
+    pub(super) fn check_counts(&self, options: &SceneOptions) -> Result<(), Over> {
+        let over = over_budget;
         let limit = options.max_characters_per_m2;
         for crowd in &self.crowds {
             if let Spread::Sphere { radius, .. } = crowd.spread {
@@ -252,10 +255,9 @@ impl SceneFile {
     /// others; missing entries count 0).
     pub(super) fn check_triangles(
         &self,
-        path: &Path,
         options: &SceneOptions,
         mesh_triangles: &[u64],
-    ) -> Result<(), SceneError> {
+    ) -> Result<(), Over> {
         let triangles: Vec<(&str, u64)> = (self.colliders.iter().enumerate())
             .map(|(i, c)| {
                 let mesh = mesh_triangles.get(i).copied().unwrap_or(0);
@@ -267,7 +269,7 @@ impl SceneFile {
             .collect();
         let limit = options.max_triangles;
         match first_over(&triangles, limit) {
-            Some((item, count)) => Err(over_budget(path, item, Excess::Triangles { count, limit })),
+            Some((item, count)) => Err(over_budget(item, Excess::Triangles { count, limit })),
             None => Ok(()),
         }
     }

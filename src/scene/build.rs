@@ -1,11 +1,12 @@
 //! Reading scene files and building a [`Sim`] from them.
 
-use super::budget::{Excess, SceneOptions};
+use super::budget::{Excess, Over, SceneOptions};
 use super::format::{CharacterItem, CrowdItem, Geometry, GravityItem, SceneFile, Spread};
 use super::generate::{ObjError, Part, direction_at, obj_triangles, trimesh_from_obj};
+use crate::input::Input;
 use crate::input::Wander;
 use crate::schedule::ScheduleError;
-use crate::sim::{CharacterDesc, Input, Sim, SpawnError};
+use crate::sim::{CharacterDesc, Sim, SpawnError};
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
     ColliderDesc, CollisionWorld, GravityField, GravityFields, Point3, Pose, Real, UnitVec3, Vec3,
@@ -106,6 +107,17 @@ pub enum SceneError {
         /// Why it was refused.
         source: SpawnError,
     },
+}
+
+impl Over {
+    /// The scene error for this refusal in the scene file `path`.
+    fn at(self, path: &Path) -> SceneError {
+        SceneError::OverBudget {
+            path: path.to_owned(),
+            item: self.item,
+            excess: self.excess,
+        }
+    }
 }
 
 /// A scene built and ready to step.
@@ -240,13 +252,14 @@ impl SceneFile {
         path: &Path,
         options: &SceneOptions,
     ) -> Result<Scene, SceneError> {
-        self.check_counts(path, options)?;
+        self.check_counts(options).map_err(|o| o.at(path))?;
         let meshes = self.read_meshes(dir)?;
         let triangles: Vec<u64> = meshes
             .iter()
             .map(|m| m.as_ref().map_or(0, |(_, text)| obj_triangles(text)))
             .collect();
-        self.check_triangles(path, options, &triangles)?;
+        self.check_triangles(options, &triangles)
+            .map_err(|o| o.at(path))?;
         let mut sim =
             Sim::new(CollisionWorld::new(), self.dt).map_err(|source| SceneError::Schedule {
                 path: path.to_owned(),

@@ -10,7 +10,13 @@ mod budget;
 mod build;
 mod format;
 mod generate;
-pub use budget::*;
-pub use build::*;
-pub use format::*;
-pub use generate::*;
+pub use budget::{Excess, SceneOptions};
+pub use build::{
+    MAX_OBJ_BYTES, MAX_SCENE_BYTES, Scene, SceneError, load, load_with, read_scene_text,
+};
+pub use format::{CameraHint, MAX_CROWD, SceneFile};
+pub use generate::{
+    GenerateError, MAX_HEIGHTFIELD_CELLS, MAX_LENGTH, MAX_PARTS, MAX_TERRAIN_DETAIL,
+    MAX_TERRAIN_FEATURES, MAX_TORUS_SEGMENTS, MIN_LENGTH, ObjError, Part, TerrainDesc, box_grid,
+    heightfield, planet, ramp, stairs, terrain_planet, torus, trimesh_from_obj,
+};

@@ -16,7 +16,7 @@ use crate::components::{
     Body, Character, JumpPad, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
 };
 use crate::events::{Event, collect_events};
-use crate::input::{PlayerInput, Script, Wander};
+use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
@@ -34,20 +34,6 @@ pub use crate::body::CHARACTER_LAYER;
 /// Most events a [`Sim`] keeps waiting to be drained; beyond it the oldest are dropped and
 /// counted ([`Sim::events_dropped`]), so a game that never drains stays within bounded memory.
 pub const MAX_PENDING_EVENTS: usize = 1 << 16;
-
-/// Where a character's intent comes from.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum Input {
-    /// Nothing: the intent stays as the game writes it.
-    #[default]
-    None,
-    /// Player controls (written by the game each frame).
-    Player(PlayerInput),
-    /// Wandering AI.
-    Wander(Wander),
-    /// A script of timed commands.
-    Script(Script),
-}
 
 /// Everything needed to spawn a character.
 #[derive(Clone, Debug)]

@@ -14,8 +14,8 @@
 
 use super::generate;
 use crate::components::PlatformMotion;
+use crate::input::Input;
 use crate::input::{Command, PlayerInput, Script, Wander};
-use crate::sim::Input;
 use serde::Deserialize;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{

@@ -2,7 +2,7 @@
 //! character, and the step's limits.
 
 use super::Motor;
-use crate::hooks::ContactHooks;
+use crate::hooks::{ContactHooks, NoHooks};
 use crate::math::{Real, UnitVec3};
 use crate::world::{Geometry, Primitive};
 use parry3d::bounding_volume::Aabb;
@@ -53,5 +53,27 @@ impl StepContext<'_> {
     #[inline]
     pub fn climbable(&self, k: usize) -> bool {
         self.prims.get(k).is_some_and(|p| p.walkable)
+    }
+}
+
+impl Motor {
+    /// A context over `prims` for calling the phases directly, with no hooks and no limit on
+    /// penetration recovery.
+    pub fn context<'a>(
+        &'a self,
+        world: &'a dyn Geometry,
+        prims: &'a [Primitive],
+    ) -> StepContext<'a> {
+        StepContext {
+            world,
+            motor: self,
+            prims,
+            cos_slope: self.cos_slope,
+            hooks: &NoHooks,
+            recovery: None,
+            bounds: None,
+            cut_short: None,
+            fall: None,
+        }
     }
 }

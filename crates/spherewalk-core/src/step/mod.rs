@@ -35,14 +35,15 @@ pub use sanitize::MAX_GRAVITY;
 pub use scratch::StepScratch;
 pub use stairs::{StepUp, try_step_up};
 
-use crate::hooks::ContactHooks;
+use crate::contact::GroundState;
+use crate::hooks::{ContactHooks, NoHooks};
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::settings::UpFrame;
 use crate::state::{MotorState, StepInput};
 use crate::world::Geometry;
 use carry::Carry;
-use parry3d::bounding_volume::Aabb;
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use std::cell::Cell;
 
 /// One step's borrows, and what its phases hand each other: the character the step moves,
@@ -74,6 +75,141 @@ struct Step<'s> {
     moved: PushbackSummary,
 }
 
+impl Motor {
+    /// Advances one character by one fixed step, with no contact hooks: see
+    /// [`Self::step_with_hooks`].
+    ///
+    /// # Example
+    /// A character steps off a 0.3 m ledge and lands on the floor below it.
+    /// ```
+    /// use spherewalk_core::parry3d::shape::SharedShape;
+    /// use spherewalk_core::{
+    ///     ColliderDesc, CollisionWorld, Motor, MotorSettings, MotorState, MoveIntent, Point3,
+    ///     Pose, SphereStack, StepInput, StepReport, Vec3,
+    /// };
+    /// let mut world = CollisionWorld::new();
+    /// // A floor at y = 0 and a 2 m wide ledge 0.3 m high over x in -2..0.
+    /// world.insert(ColliderDesc::new(SharedShape::cuboid(10.0, 0.5, 10.0)).translation(0.0, -0.5, 0.0))?;
+    /// world.insert(ColliderDesc::new(SharedShape::cuboid(1.0, 0.15, 3.0)).translation(-1.0, 0.15, 0.0))?;
+    /// let motor = Motor::new(SphereStack::capsule(1.8, 0.3, 3)?, MotorSettings::default())?;
+    /// let mut pose = Pose::new(Point3::new(-1.0, 0.3, 0.0));
+    /// let (mut state, mut report) = (MotorState::default(), StepReport::new());
+    /// let walk = MoveIntent::walk(Vec3::new(2.0, 0.0, 0.0));
+    /// let input = StepInput::new(walk, Vec3::new(0.0, -9.81, 0.0), 1.0 / 60.0);
+    /// for _ in 0..90 {
+    ///     motor.step(&world, &mut pose, &mut state, &input, &mut report);
+    /// }
+    /// // 1.5 s at 2 m/s from x = -1: on the floor past the ledge, standing.
+    /// assert!(report.is_grounded());
+    /// assert!(pose.position.x > 1.5 && pose.position.y.abs() < 1e-3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn step(
+        &self,
+        world: &dyn Geometry,
+        pose: &mut Pose,
+        state: &mut MotorState,
+        input: &StepInput,
+        report: &mut StepReport,
+    ) {
+        self.step_with_hooks(world, pose, state, input, report, &NoHooks);
+    }
+
+    /// Advances one character by one fixed step. Pure and deterministic: the same inputs (and
+    /// deterministic `hooks`) give bit-identical `pose`, `state` and `report`.
+    ///
+    /// The step's phases, in order (the outline is `step::attempt`; each phase has a file):
+    /// - **gather**: the primitives in the step's region (the stack's box grown by what the
+    ///   phases can reach; the step runs again over a wider cube when a phase reaches past
+    ///   it) whose collider `hooks` validates;
+    /// - **up frame**: [`turn_up`] toward [`target_up`] (pivoting about the ground contact
+    ///   when grounded, else the feet sphere's centre; heading carried along), the intent's
+    ///   yaw, then [`pushback`] if it turned;
+    /// - **movement**: [`movement_velocity`] plus what the ground carries (a kinematic
+    ///   collider's motion, [`ContactHooks::surface_velocity`]), moved by [`move_substepped`]
+    ///   (substeps no longer than `max_substep_fraction` of the smallest radius, [`pushback`]
+    ///   after each);
+    /// - **stairs**: [`try_step_up`] when a grounded move was blocked by a collider not
+    ///   flagged not walkable;
+    /// - **ground**: [`probe_ground`] (as far as the clamp distance while walking), then
+    ///   [`clamp_to_ground`]: the slope limit, the snap onto stable ground (dropping past an
+    ///   edge when the feet hang over it) and steep faces the feet touch;
+    /// - then what the next step inherits: the carried velocity, coyote time, the knock.
+    ///
+    /// Bad inputs never panic: see [`StepInput`] and [`InputFlags`] for the rules.
+    pub fn step_with_hooks(
+        &self,
+        world: &dyn Geometry,
+        pose: &mut Pose,
+        state: &mut MotorState,
+        input: &StepInput,
+        report: &mut StepReport,
+        hooks: &dyn ContactHooks,
+    ) {
+        let mut scratch = std::mem::take(&mut report.scratch);
+        self.step_with_scratch(world, pose, state, input, report, hooks, &mut scratch);
+        report.scratch = scratch;
+    }
+
+    /// [`Self::step_with_hooks`] with its working buffers in `scratch` instead of in `report`.
+    /// The result is the same bit for bit whatever `scratch` held before; a crowd stepped
+    /// through one scratch per thread keeps those buffers in cache.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_with_scratch(
+        &self,
+        world: &dyn Geometry,
+        pose: &mut Pose,
+        state: &mut MotorState,
+        input: &StepInput,
+        report: &mut StepReport,
+        hooks: &dyn ContactHooks,
+        scratch: &mut StepScratch,
+    ) {
+        phase!("spherewalk: step");
+        report.reset();
+        let Some(clean) = sanitize::sanitize(&self.settings, pose, state, input, report) else {
+            report.ground = state.ground;
+            report.ground_hit = state.ground_hit;
+            return;
+        };
+        // The scratch may come from another character: nothing in it may carry over.
+        scratch.contacts.forget_rest();
+        // What the ground carries the character by is known before the move, so the gathered
+        // region covers it.
+        let carry = carry::carried(world, hooks, pose, state, clean.dt);
+        let tight = gather::tight(self, pose, state, &clean, &carry.velocity);
+        let (start, start_state, flags) = (*pose, *state, report.flags);
+        let mut step = Step {
+            motor: self,
+            world,
+            hooks,
+            was_grounded: state.ground == GroundState::Grounded,
+            pose,
+            state,
+            report,
+            scratch,
+            input: clean,
+            carry,
+            velocity: crate::math::Vec3::zeros(),
+            start,
+            mode: PushMode::Free,
+            jumped: false,
+            moved: PushbackSummary::default(),
+        };
+        if attempt(&mut step, &tight) {
+            return;
+        }
+        // Something reached past the tight region: the whole step again over the wide one,
+        // from where it started.
+        *step.pose = start;
+        *step.state = start_state;
+        step.report.reset();
+        step.report.flags = flags;
+        let wide = gather::wide(self, &start, step.state, &clean, carry.velocity.norm());
+        attempt(&mut step, &tight.merged(&wide));
+    }
+}
+
 /// What the phases of one attempt report back through its context: the penetration
 /// recovery left (m) and whether a phase stopped short at the region's edge.
 #[derive(Default)]
@@ -103,7 +239,7 @@ fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
     coyote::tick(s);
     knock::wear(s);
     // The report's last measures: hits kept, deepest penetration.
-    report::finish(&ctx, s);
+    finish(&ctx, s);
     s.scratch.prims = prims;
     !limits.cut_short.get() && gather::reached(s.motor, s.pose, bounds)
 }
@@ -131,4 +267,16 @@ fn context<'a>(
         },
         ..s.motor.context(s.world, prims)
     }
+}
+
+/// The report's last measures once the phases ran: whether the hit list filled up, and the
+/// deepest penetration where the step ended (a pushback pass that ended clear exactly there
+/// measured it already).
+fn finish(ctx: &StepContext<'_>, s: &mut Step<'_>) {
+    s.report.hits_truncated = s.report.hits.len() >= MAX_HITS;
+    s.report.max_penetration = s
+        .scratch
+        .contacts
+        .penetration_at(s.pose)
+        .unwrap_or_else(|| max_penetration(ctx, s.pose));
 }

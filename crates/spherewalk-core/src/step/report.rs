@@ -140,15 +140,3 @@ impl StepReport {
         self.ground == GroundState::Grounded
     }
 }
-
-/// The report's last measures once the phases ran: whether the hit list filled up, and the
-/// deepest penetration where the step ended (a pushback pass that ended clear exactly there
-/// measured it already).
-pub(super) fn finish(ctx: &super::StepContext<'_>, s: &mut super::Step<'_>) {
-    s.report.hits_truncated = s.report.hits.len() >= super::MAX_HITS;
-    s.report.max_penetration = s
-        .scratch
-        .contacts
-        .penetration_at(s.pose)
-        .unwrap_or_else(|| super::max_penetration(ctx, s.pose));
-}

@@ -575,7 +575,7 @@ mod tests {
     use super::super::test_rng::Lcg;
 
     /// GJK reference: the motor's own GJK path, before its Newton polish.
-    use super::super::primitive::gjk_cast_sphere as gjk;
+    use super::super::measure::gjk_cast_sphere as gjk;
 
     /// Hit or miss, for the grazing test; `None` for a fallback.
     fn hits(cast: SphereCast) -> Option<bool> {

@@ -5,6 +5,7 @@ mod cast;
 mod closest;
 pub(crate) mod geometry;
 mod grid;
+mod measure;
 pub(crate) mod primitive;
 pub(crate) mod query;
 #[cfg(test)]
