@@ -87,6 +87,14 @@ pub use spherewalk_rapier::rapier3d;
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+#[doc = include_str!("../docs/runtime.md")]
+#[cfg(doctest)]
+pub struct RuntimeDocDoctests;
+
+#[doc = include_str!("../docs/backends.md")]
+#[cfg(doctest)]
+pub struct BackendsDocDoctests;
+
 // The core's root names (the prelude, less the two the prelude adds) and its rooms, by name.
 pub use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField,

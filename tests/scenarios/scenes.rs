@@ -472,14 +472,14 @@ fn trace_records_have_the_documented_fields_and_values() {
 }
 
 #[test]
-fn the_readme_scene_example_loads_and_runs() {
-    let readme = include_str!("../../README.md");
-    let start = readme.find("```ron\n").expect("a RON block in the README") + "```ron\n".len();
-    let len = readme[start..].find("```").expect("its end");
-    let file = SceneFile::parse(&readme[start..start + len], "README.md")
+fn the_documented_scene_example_loads_and_runs() {
+    let doc = include_str!("../../docs/scenes.md");
+    let start = doc.find("```ron\n").expect("a RON block in docs/scenes.md") + "```ron\n".len();
+    let len = doc[start..].find("```").expect("its end");
+    let file = SceneFile::parse(&doc[start..start + len], "docs/scenes.md")
         .unwrap_or_else(|e| panic!("{e}"));
     let mut scene = file
-        .build(Path::new("."), Path::new("README.md"))
+        .build(Path::new("."), Path::new("docs/scenes.md"))
         .unwrap_or_else(|e| panic!("{e}"));
     // hero + guard + 20 walkers.
     let mut rows = Vec::new();
