@@ -19,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let positions = |sim: &spherewalk::Sim| {
         let mut rows: Vec<(u32, [u32; 3])> = sim
-            .world
+            .ecs
             .query::<(spherewalk::hecs::Entity, &spherewalk::Pose)>()
             .iter()
             .map(|(e, p)| (e.id(), p.position.coords.map(f32::to_bits).into()))

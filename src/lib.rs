@@ -67,8 +67,8 @@ pub use events::{Event, EventKind, collect_events};
 pub use input::Input;
 pub use schedule::{FixedStep, ScheduleError};
 pub use sim::{
-    CHARACTER_LAYER, CharacterDesc, CharacterError, CharacterView, MAX_PENDING_EVENTS, Sim,
-    Snapshot, SnapshotError, SpawnError, TuneError, interpolate,
+    CHARACTER_LAYER, CharacterDesc, CharacterError, CharacterView, MAX_PENDING_EVENTS,
+    PlatformError, Sim, Snapshot, SnapshotError, SpawnError, TuneError, interpolate,
 };
 
 /// The hecs ECS the runtime is built on (re-exported so games use the same version).

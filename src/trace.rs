@@ -48,7 +48,7 @@ pub struct TraceRecord {
 pub fn records(sim: &Sim, out: &mut Vec<TraceRecord>) {
     let step = sim.steps().saturating_sub(1);
     let t = sim.time();
-    let mut query = sim.world.query::<(
+    let mut query = sim.ecs.query::<(
         hecs::Entity,
         &Name,
         &Character,

@@ -119,11 +119,11 @@ pub fn draw(
         let Some(pose) = sim.render_pose(e) else {
             continue;
         };
-        let Ok(character) = sim.world.get::<&Character>(e) else {
+        let Ok(character) = sim.ecs.get::<&Character>(e) else {
             continue;
         };
         let state = sim
-            .world
+            .ecs
             .get::<&MotorState>(e)
             .map(|s| *s)
             .unwrap_or_default();
@@ -166,7 +166,7 @@ pub fn draw(
         }
         if debug.on
             && (debug_all || is_player)
-            && let Ok(last) = sim.world.get::<&LastStep>(e)
+            && let Ok(last) = sim.ecs.get::<&LastStep>(e)
         {
             out.lines
                 .character(&pose, stack, &last.0, &state.velocity, debug);
@@ -198,14 +198,14 @@ mod tests {
         let mut drawn = 0;
         let entities: Vec<Entity> = scene
             .sim
-            .world
+            .ecs
             .query::<(Entity, &Character)>()
             .iter()
             .map(|(e, _)| e)
             .collect();
         for e in entities {
-            let pose = *scene.sim.world.get::<&Pose>(e).expect("pose");
-            let state = *scene.sim.world.get::<&MotorState>(e).expect("state");
+            let pose = *scene.sim.ecs.get::<&Pose>(e).expect("pose");
+            let state = *scene.sim.ecs.get::<&MotorState>(e).expect("state");
             let Some(s) = shadow(&scene.sim, &pose, &state, 0.3) else {
                 continue;
             };

@@ -49,7 +49,7 @@ enum UpChoice {
 /// Reads the controlled character's current tuning; `None` without one.
 fn read(play: &Play) -> Option<Tuning> {
     let e = play.controlled?;
-    let world = &play.scene.sim.world;
+    let world = &play.scene.sim.ecs;
     let character = world.get::<&Character>(e).ok()?;
     let stack = character.motor.stack();
     let settings = character.motor.settings();
@@ -88,7 +88,7 @@ fn apply(play: &mut Play, before: &Tuning, after: &Tuning) -> Result<(), String>
         != (before.slope_limit_deg, before.step_height, before.up)
     {
         let mut settings = *sim
-            .world
+            .ecs
             .get::<&Character>(e)
             .map_err(|_| "not a character".to_owned())?
             .motor
@@ -110,7 +110,7 @@ fn apply(play: &mut Play, before: &Tuning, after: &Tuning) -> Result<(), String>
         sim.set_motor_settings(e, settings)
             .map_err(|e| e.to_string())?;
     }
-    if let Ok(mut input) = sim.world.get::<&mut PlayerInput>(e) {
+    if let Ok(mut input) = sim.ecs.get::<&mut PlayerInput>(e) {
         input.turn_rate = after.turn_rate_deg.to_radians();
         input.jump_speed = after.jump_speed;
         input.speed = after.speed;
@@ -123,7 +123,7 @@ fn status_line(play: &Play) -> String {
     let Some(e) = play.controlled else {
         return "nobody to control".to_owned();
     };
-    let world = &play.scene.sim.world;
+    let world = &play.scene.sim.ecs;
     let name = world
         .get::<&Name>(e)
         .map_or("?".to_owned(), |n| n.0.clone());

@@ -40,7 +40,7 @@ impl Play {
     /// Starts playing `scene`, controlling its first player character (or its first
     /// character when none has player input).
     pub fn new(scene: Scene, path: PathBuf) -> Self {
-        let count = scene.sim.world.query::<&Character>().iter().count();
+        let count = scene.sim.ecs.query::<&Character>().iter().count();
         // The scene's own start, else crowds framed from further away and higher up.
         let camera = match scene.camera {
             Some(hint) => OrbitCamera::looking(hint.distance, hint.pitch, hint.yaw),
@@ -62,10 +62,10 @@ impl Play {
         let first_player = characters
             .iter()
             .copied()
-            .find(|&e| play.scene.sim.world.get::<&PlayerInput>(e).is_ok());
+            .find(|&e| play.scene.sim.ecs.get::<&PlayerInput>(e).is_ok());
         if let Some(e) = first_player.or_else(|| characters.first().copied()) {
             play.controlled = Some(e);
-            play.taken = control::take(&mut play.scene.sim.world, e);
+            play.taken = control::take(&mut play.scene.sim.ecs, e);
         }
         play.follow(0.0);
         play
@@ -96,7 +96,7 @@ impl Play {
         let mut v: Vec<Entity> = self
             .scene
             .sim
-            .world
+            .ecs
             .query::<(Entity, &Character)>()
             .iter()
             .map(|(e, _)| e)
@@ -119,10 +119,10 @@ impl Play {
             None => all[0],
         };
         if let Some(c) = self.controlled {
-            control::release(&mut self.scene.sim.world, c, &mut self.taken);
+            control::release(&mut self.scene.sim.ecs, c, &mut self.taken);
         }
         self.controlled = Some(next);
-        self.taken = control::take(&mut self.scene.sim.world, next).or(self.taken.take());
+        self.taken = control::take(&mut self.scene.sim.ecs, next).or(self.taken.take());
     }
 
     fn follow(&mut self, dt: Real) {
@@ -133,7 +133,7 @@ impl Play {
         let height = self
             .scene
             .sim
-            .world
+            .ecs
             .get::<&Character>(e)
             .map(|c| c.motor.stack().height() * 0.85)
             .unwrap_or(1.5);
@@ -149,7 +149,7 @@ impl Play {
         self.camera.orbit(dx, dy);
         self.camera.zoom(controls.take_zoom());
         if let Some(e) = self.controlled
-            && let Ok(mut input) = self.scene.sim.world.get::<&mut PlayerInput>(e)
+            && let Ok(mut input) = self.scene.sim.ecs.get::<&mut PlayerInput>(e)
         {
             input.axes = controls.axes();
             if std::mem::take(&mut controls.jump_pressed) {
@@ -207,7 +207,7 @@ mod tests {
         let e = play.controlled.expect("a controlled character");
         play.scene
             .sim
-            .world
+            .ecs
             .get::<&Pose>(e)
             .map(|p| p.position)
             .expect("a pose")
@@ -299,8 +299,8 @@ mod tests {
     #[test]
     fn tab_cycles_and_gives_ai_input_back() {
         let mut play = play("planet");
-        let wanderers = |p: &Play| p.scene.sim.world.query::<&Wander>().iter().count();
-        let players = |p: &Play| p.scene.sim.world.query::<&PlayerInput>().iter().count();
+        let wanderers = |p: &Play| p.scene.sim.ecs.query::<&Wander>().iter().count();
+        let players = |p: &Play| p.scene.sim.ecs.query::<&PlayerInput>().iter().count();
         let before = (wanderers(&play), players(&play));
         let first = play.controlled;
         let n = play.characters().len();
@@ -310,7 +310,7 @@ mod tests {
             seen.insert(play.controlled);
             // The controlled character always has player input; at most one was taken over.
             let e = play.controlled.expect("controlled");
-            assert!(play.scene.sim.world.get::<&PlayerInput>(e).is_ok());
+            assert!(play.scene.sim.ecs.get::<&PlayerInput>(e).is_ok());
             assert!(players(&play) <= before.1 + 1);
             let mut controls = Controls::default();
             play.tick(1.0 / 60.0, &mut controls);
@@ -330,7 +330,7 @@ mod tests {
         for fps in [60.0, 30.0, 20.0, 12.0] {
             let mut play = play("walls");
             let e = play.controlled.expect("controlled");
-            let name = play.scene.sim.world.get::<&Name>(e).map(|n| n.0.clone());
+            let name = play.scene.sim.ecs.get::<&Name>(e).map(|n| n.0.clone());
             assert_eq!(name.as_deref(), Ok("hero"));
             let mut controls = Controls::default();
             // Seconds spent not grounded and slower than 0.5 m/s (neither attached nor
@@ -339,7 +339,7 @@ mod tests {
             let mut hold = |play: &mut Play, controls: &mut Controls, secs: Real| {
                 for _ in 0..(secs * fps).round() as u32 {
                     let steps = play.tick(1.0 / fps, controls);
-                    let state = *play.scene.sim.world.get::<&MotorState>(e).expect("hero");
+                    let state = *play.scene.sim.ecs.get::<&MotorState>(e).expect("hero");
                     let hangs = state.ground != spherewalk::GroundState::Grounded
                         && state.velocity.norm() < 0.5;
                     hanging = if hangs {
@@ -360,7 +360,7 @@ mod tests {
             hold(&mut play, &mut controls, 20.0);
             // 0.5 s is the bound; a frame is at most 5 fixed steps of 1/60 s here.
             assert!(longest <= 0.5, "{fps} fps: hung {longest} s");
-            let state = *play.scene.sim.world.get::<&MotorState>(e).expect("hero");
+            let state = *play.scene.sim.ecs.get::<&MotorState>(e).expect("hero");
             assert_eq!(state.ground, spherewalk::GroundState::Grounded, "{fps} fps");
         }
     }

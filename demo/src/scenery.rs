@@ -66,19 +66,19 @@ fn group_colour(name: &str) -> [f32; 3] {
 /// layer (the characters are drawn from their sphere stacks), then the dynamic bodies.
 pub fn list(sim: &Sim) -> Vec<Scenery> {
     let platforms: Vec<ColliderId> = sim
-        .world
+        .ecs
         .query::<&Platform>()
         .iter()
         .map(|p| p.collider)
         .collect();
     let pads: Vec<ColliderId> = sim
-        .world
+        .ecs
         .query::<&JumpPad>()
         .iter()
         .map(|p| p.collider)
         .collect();
     let bodies: std::collections::HashSet<ColliderId> =
-        sim.world.query::<&Body>().iter().map(|b| b.0).collect();
+        sim.ecs.query::<&Body>().iter().map(|b| b.0).collect();
     let mut out = Vec::new();
     for (id, collider) in sim.collision.iter() {
         if bodies.contains(&id) || collider.layers == CHARACTER_LAYER {

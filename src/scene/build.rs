@@ -1,7 +1,7 @@
 //! Reading scene files and building a [`Sim`] from them.
 
 use super::budget::{Excess, Over, SceneOptions};
-use super::format::{CharacterItem, CrowdItem, Geometry, GravityItem, SceneFile, Spread};
+use super::format::{CharacterItem, ColliderSource, CrowdItem, GravityItem, SceneFile, Spread};
 use super::generate::{ObjError, Part, direction_at, obj_triangles, trimesh_from_obj};
 use crate::input::Input;
 use crate::input::Wander;
@@ -282,7 +282,7 @@ impl SceneFile {
         let mut meshes = Vec::with_capacity(self.colliders.len());
         for item in &self.colliders {
             meshes.push(match &item.geometry {
-                Geometry::Obj { path: obj, .. } => {
+                ColliderSource::Obj { path: obj, .. } => {
                     let obj = dir.join(obj);
                     let text = read_text(&obj, MAX_OBJ_BYTES)?;
                     Some((obj, text))
@@ -306,17 +306,17 @@ impl SceneFile {
         let mut placed = Vec::with_capacity(self.colliders.len());
         for (item, mesh) in self.colliders.iter().zip(meshes) {
             let parts = match (&item.geometry, mesh) {
-                (Geometry::Solid(shape), _) => vec![Part {
+                (ColliderSource::Solid(shape), _) => vec![Part {
                     shape: shape.clone(),
                     pose: spherewalk_core::math::Iso::identity(),
                 }],
-                (Geometry::Generated(generator), _) => generator.parts(),
-                (Geometry::Obj { scale, .. }, Some((obj, text))) => vec![Part {
+                (ColliderSource::Generated(generator), _) => generator.parts(),
+                (ColliderSource::Obj { scale, .. }, Some((obj, text))) => vec![Part {
                     shape: obj_shape(&text, &obj, *scale, &item.name, path)?,
                     pose: spherewalk_core::math::Iso::identity(),
                 }],
                 // NOTE: read_meshes reads one text per OBJ item; none is missing.
-                (Geometry::Obj { .. }, None) => Vec::new(),
+                (ColliderSource::Obj { .. }, None) => Vec::new(),
             };
             for part in &parts {
                 let mut desc = part.collider(&item.pose);
@@ -427,7 +427,7 @@ impl SceneFile {
             }
         }
         self.add_dynamics(sim, path)?;
-        let fields = crate::systems::gravity_fields(&sim.world);
+        let fields = crate::systems::gravity_fields(&sim.ecs);
         for c in &self.characters {
             sim.spawn_character(character_desc(c, &fields))
                 .map_err(spawn_err(&c.name))?;

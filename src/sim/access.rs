@@ -43,7 +43,7 @@ impl Sim {
     /// that is not a character.
     pub fn character(&self, entity: Entity) -> Option<CharacterView> {
         let mut q = self
-            .world
+            .ecs
             .query_one::<(&Pose, &MotorState, &Character)>(entity);
         let (pose, state, _) = q.get().ok()?;
         let hit = state.ground_hit;
@@ -60,7 +60,7 @@ impl Sim {
     /// Where the platform `entity` is now (world), to draw it; `None` for an entity that is not
     /// a platform.
     pub fn platform_pose(&self, entity: Entity) -> Option<Iso> {
-        self.world.get::<&Platform>(entity).ok().map(|p| p.pose)
+        self.ecs.get::<&Platform>(entity).ok().map(|p| p.pose)
     }
 
     /// The render pose of `entity` ([`Sim::render_pose`]) as a 4x4 homogeneous transform
@@ -80,12 +80,12 @@ impl Sim {
         entity: Entity,
         input: PlayerInput,
     ) -> Result<(), CharacterError> {
-        if self.world.get::<&Character>(entity).is_err() {
+        if self.ecs.get::<&Character>(entity).is_err() {
             return Err(CharacterError::NotACharacter);
         }
-        let _ = self.world.remove_one::<Wander>(entity);
-        let _ = self.world.remove_one::<Script>(entity);
-        self.world
+        let _ = self.ecs.remove_one::<Wander>(entity);
+        let _ = self.ecs.remove_one::<Script>(entity);
+        self.ecs
             .insert_one(entity, input)
             .map_err(|_| CharacterError::NotACharacter)
     }
@@ -102,7 +102,7 @@ impl Sim {
             return Err(CharacterError::NonFinitePose);
         }
         let body = {
-            let mut q = self.world.query_one::<(
+            let mut q = self.ecs.query_one::<(
                 &mut Pose,
                 &mut PreviousPose,
                 &mut MotorState,

@@ -116,15 +116,21 @@ pub enum SpawnError {
     /// A platform's motion is out of range (non-finite numbers, period <= 0).
     #[error("platform motion is out of range: {0:?}")]
     BadMotion(PlatformMotion),
-    /// [`Sim::drive_platform`] was given an entity that is not a driven platform.
-    #[error("the entity is not a platform with PlatformMotion::Driven")]
-    NotDriven,
-    /// [`Sim::drive_platform`] was given a pose holding NaN or infinity.
-    #[error("a platform pose must be finite")]
-    NonFinitePlatformPose,
     /// A jump pad's launch velocity holds NaN or infinity (m/s).
     #[error("a jump pad's launch velocity must be finite, got {0:?}")]
     BadLaunch([Real; 3]),
+}
+
+/// Why [`Sim::drive_platform`] refused a pose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum PlatformError {
+    /// The entity is not a platform with [`PlatformMotion::Driven`].
+    #[error("the entity is not a platform with PlatformMotion::Driven")]
+    NotDriven,
+    /// The pose holds NaN or infinity.
+    #[error("a platform pose must be finite")]
+    NonFinitePose,
 }
 
 /// The runtime: a hecs world of characters, platforms and gravity fields, the collision world
@@ -134,7 +140,7 @@ pub enum SpawnError {
 /// [`crate::systems`]); [`Sim::advance`] runs as many as a frame's time calls for.
 pub struct Sim {
     /// Characters, platforms and gravity fields (components in [`crate::components`]).
-    pub world: World,
+    pub ecs: World,
     /// The static and kinematic geometry, including the characters' bodies.
     pub collision: CollisionWorld,
     /// Step characters on rayon's pool (feature `parallel`); results are identical either way.
@@ -157,7 +163,7 @@ impl Sim {
     /// [`ScheduleError::BadStep`] unless `0 < dt <= 1`.
     pub fn new(collision: CollisionWorld, dt: Real) -> Result<Self, ScheduleError> {
         Ok(Self {
-            world: World::new(),
+            ecs: World::new(),
             collision,
             parallel: cfg!(feature = "parallel"),
             clock: FixedStep::new(dt)?,
@@ -226,7 +232,7 @@ impl Sim {
 
     /// The collider a platform entity moves; `None` for an entity that is not a platform.
     pub fn platform_collider(&self, entity: Entity) -> Option<ColliderId> {
-        let mut q = self.world.query_one::<&Platform>(entity);
+        let mut q = self.ecs.query_one::<&Platform>(entity);
         q.get().ok().map(|p| p.collider)
     }
 
@@ -236,7 +242,7 @@ impl Sim {
     /// [`SpawnError::Gravity`] when the field is out of range.
     pub fn add_gravity(&mut self, field: GravityField) -> Result<Entity, SpawnError> {
         field.validate()?;
-        Ok(self.world.spawn((field,)))
+        Ok(self.ecs.spawn((field,)))
     }
 
     /// Adds a jump pad: inserts its static collider, and from the next step on every character
@@ -254,12 +260,12 @@ impl Sim {
             return Err(SpawnError::BadLaunch(launch.into()));
         }
         let collider = self.collision.insert(desc)?;
-        Ok(self.world.spawn((JumpPad { collider, launch },)))
+        Ok(self.ecs.spawn((JumpPad { collider, launch },)))
     }
 
     /// The collider of a jump pad entity; `None` for any other entity.
     pub fn jump_pad_collider(&self, pad: Entity) -> Option<ColliderId> {
-        self.world.get::<&JumpPad>(pad).ok().map(|p| p.collider)
+        self.ecs.get::<&JumpPad>(pad).ok().map(|p| p.collider)
     }
 
     /// Adds a kinematic platform: inserts its collider and moves it by `motion` each step.
@@ -277,7 +283,7 @@ impl Sim {
         }
         let start = desc.pose;
         let collider = self.collision.insert(desc)?;
-        Ok(self.world.spawn((Platform::new(collider, motion, start),)))
+        Ok(self.ecs.spawn((Platform::new(collider, motion, start),)))
     }
 
     /// Asks the driven platform `entity` (added with [`PlatformMotion::Driven`]) to be at `pose`
@@ -289,18 +295,18 @@ impl Sim {
     /// keep its velocity when they leave it).
     ///
     /// # Errors
-    /// [`SpawnError::NotDriven`] for an entity that is not a driven platform,
-    /// [`SpawnError::NonFinitePlatformPose`] for a pose holding NaN or infinity.
-    pub fn drive_platform(&mut self, entity: Entity, pose: Iso) -> Result<(), SpawnError> {
+    /// [`PlatformError::NotDriven`] for an entity that is not a driven platform,
+    /// [`PlatformError::NonFinitePose`] for a pose holding NaN or infinity.
+    pub fn drive_platform(&mut self, entity: Entity, pose: Iso) -> Result<(), PlatformError> {
         if !spherewalk_core::math::is_finite_iso(&pose) {
-            return Err(SpawnError::NonFinitePlatformPose);
+            return Err(PlatformError::NonFinitePose);
         }
-        match self.world.get::<&mut Platform>(entity) {
+        match self.ecs.get::<&mut Platform>(entity) {
             Ok(mut p) if p.motion == PlatformMotion::Driven => {
                 p.target = Some(pose);
                 Ok(())
             }
-            _ => Err(SpawnError::NotDriven),
+            _ => Err(PlatformError::NotDriven),
         }
     }
 
@@ -370,7 +376,7 @@ impl Sim {
             Input::Wander(w) => builder.add(w),
             Input::Script(s) => builder.add(s),
         };
-        let entity = self.world.spawn(builder.build());
+        let entity = self.ecs.spawn(builder.build());
         #[cfg(feature = "rapier")]
         if body.is_some() {
             self.add_physics_body(entity, &desc.pose);
@@ -386,15 +392,15 @@ impl Sim {
     /// # Errors
     /// [`hecs::NoSuchEntity`] when `entity` is not (or no longer) in the world.
     pub fn despawn(&mut self, entity: Entity) -> Result<(), hecs::NoSuchEntity> {
-        let body = self.world.get::<&Body>(entity).ok().map(|b| b.0);
-        let platform = self.world.get::<&Platform>(entity).ok().map(|p| p.collider);
+        let body = self.ecs.get::<&Body>(entity).ok().map(|b| b.0);
+        let platform = self.ecs.get::<&Platform>(entity).ok().map(|p| p.collider);
         #[cfg(feature = "rapier")]
         let physics_body = self
-            .world
+            .ecs
             .get::<&physics::PhysicsBody>(entity)
             .ok()
             .map(|b| *b);
-        self.world.despawn(entity)?;
+        self.ecs.despawn(entity)?;
         #[cfg(feature = "rapier")]
         self.remove_physics_body(physics_body);
         for id in body.into_iter().chain(platform) {
@@ -415,12 +421,12 @@ impl Sim {
         let dt = self.clock.dt();
         {
             phase!("spherewalk: platforms, inputs, stances, bodies");
-            systems::move_platforms(&mut self.world, &mut self.collision, dt);
-            systems::script_intents(&mut self.world, dt);
-            systems::wander_intents(&mut self.world, dt);
-            systems::player_intents(&mut self.world, dt);
-            systems::apply_stances(&mut self.world, &mut self.collision);
-            systems::sync_bodies(&self.world, &mut self.collision);
+            systems::move_platforms(&mut self.ecs, &mut self.collision, dt);
+            systems::script_intents(&mut self.ecs, dt);
+            systems::wander_intents(&mut self.ecs, dt);
+            systems::player_intents(&mut self.ecs, dt);
+            systems::apply_stances(&mut self.ecs, &mut self.collision);
+            systems::sync_bodies(&self.ecs, &mut self.collision);
         }
         let hooks: &(dyn ContactHooks + Sync) = match &self.hooks {
             Some(h) => h.as_ref(),
@@ -439,21 +445,21 @@ impl Sim {
         };
         {
             phase!("spherewalk: characters");
-            systems::step_characters(&mut self.world, geometry, hooks, dt, self.parallel);
+            systems::step_characters(&mut self.ecs, geometry, hooks, dt, self.parallel);
         }
         {
             phase!("spherewalk: separation and pads");
-            systems::separate_characters(&mut self.world, &mut self.collision, self.parallel);
-            systems::launch_from_pads(&mut self.world);
+            systems::separate_characters(&mut self.ecs, &mut self.collision, self.parallel);
+            systems::launch_from_pads(&mut self.ecs);
         }
         #[cfg(feature = "rapier")]
         if let Some(p) = self.physics.as_mut() {
             phase!("spherewalk: dynamic bodies");
-            let fields = systems::gravity_fields(&self.world);
-            physics::step_physics(&mut self.world, p, &self.collision, &fields, dt);
+            let fields = systems::gravity_fields(&self.ecs);
+            physics::step_physics(&mut self.ecs, p, &self.collision, &fields, dt);
         }
         phase!("spherewalk: events");
-        collect_events(&self.world, self.steps, &mut self.events);
+        collect_events(&self.ecs, self.steps, &mut self.events);
         if self.events.len() > MAX_PENDING_EVENTS {
             let excess = self.events.len() - MAX_PENDING_EVENTS;
             self.events.drain(..excess);
@@ -504,7 +510,7 @@ impl Sim {
     /// The pose to draw `entity` at: interpolated between its previous and current pose by
     /// [`Sim::alpha`]. `None` for an entity that is not a character.
     pub fn render_pose(&self, entity: Entity) -> Option<Pose> {
-        let mut q = self.world.query_one::<(&PreviousPose, &Pose)>(entity);
+        let mut q = self.ecs.query_one::<(&PreviousPose, &Pose)>(entity);
         let (previous, current) = q.get().ok()?;
         Some(interpolate(&previous.0, current, self.alpha()))
     }

@@ -41,7 +41,7 @@ impl Sim {
             let mut physics = Physics::new();
             physics.params.dt = self.dt();
             let platform_ids: Vec<ColliderId> = self
-                .world
+                .ecs
                 .query::<&Platform>()
                 .iter()
                 .map(|p| p.collider)
@@ -66,7 +66,7 @@ impl Sim {
             }
             self.physics = Some(Box::new(SimPhysics { physics, platforms }));
             let solid: Vec<(Entity, Pose)> = self
-                .world
+                .ecs
                 .query::<(Entity, &Pose, &crate::components::Body)>()
                 .iter()
                 .map(|(e, p, _)| (e, *p))
@@ -102,14 +102,14 @@ impl Sim {
             return;
         };
         let Ok(stack) = self
-            .world
+            .ecs
             .get::<&Character>(entity)
             .map(|c| c.motor.stack().clone())
         else {
             return;
         };
         let body = p.physics.insert_character(&stack, pose);
-        if let Err(e) = self.world.insert_one(entity, PhysicsBody(body)) {
+        if let Err(e) = self.ecs.insert_one(entity, PhysicsBody(body)) {
             log::warn!("physics body not attached: {e}");
         }
     }

@@ -82,7 +82,7 @@ impl Sim {
     /// part of it: a restore drops them, and the steps run again make them anew.
     pub fn snapshot(&self) -> Snapshot {
         let mut characters: Vec<CharacterState> = self
-            .world
+            .ecs
             .query::<CharacterItem<'_>>()
             .iter()
             .map(
@@ -105,7 +105,7 @@ impl Sim {
             .collect();
         characters.sort_by_key(|c| c.entity);
         let mut platforms: Vec<PlatformState> = self
-            .world
+            .ecs
             .query::<(Entity, &Platform)>()
             .iter()
             .map(|(e, p)| {
@@ -145,7 +145,7 @@ impl Sim {
             let Some(entity) = Entity::from_bits(saved.entity) else {
                 continue;
             };
-            if let Ok(mut p) = self.world.get::<&mut Platform>(entity) {
+            if let Ok(mut p) = self.ecs.get::<&mut Platform>(entity) {
                 *p = saved.platform;
             }
             // NOTE: platform colliders were checked finite when set; a removed one is skipped.
@@ -170,7 +170,7 @@ impl Sim {
             let Some(entity) = Entity::from_bits(saved.entity) else {
                 return Err(SnapshotError::EntitiesChanged(saved.entity));
             };
-            let Ok(c) = self.world.get::<&Character>(entity) else {
+            let Ok(c) = self.ecs.get::<&Character>(entity) else {
                 return Err(SnapshotError::EntitiesChanged(saved.entity));
             };
             // One rule with `Motor::new` and `Motor::set_stack`.
@@ -185,8 +185,8 @@ impl Sim {
     fn check_entities(&self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
         let characters = snapshot.characters.iter().map(|c| c.entity);
         let platforms = snapshot.platforms.iter().map(|p| p.entity);
-        let bad = first_difference(&entities_with::<Character>(&self.world), characters)
-            .or_else(|| first_difference(&entities_with::<Platform>(&self.world), platforms));
+        let bad = first_difference(&entities_with::<Character>(&self.ecs), characters)
+            .or_else(|| first_difference(&entities_with::<Platform>(&self.ecs), platforms));
         match bad {
             Some(bits) => Err(SnapshotError::EntitiesChanged(bits)),
             None => Ok(()),
@@ -199,7 +199,7 @@ impl Sim {
             return;
         };
         let body = {
-            let mut q = self.world.query_one::<(
+            let mut q = self.ecs.query_one::<(
                 &mut Character,
                 &mut Pose,
                 &mut PreviousPose,
@@ -225,10 +225,10 @@ impl Sim {
         if let Some(body) = body {
             reshape_body(&mut self.collision, body, &saved.stack, &saved.pose);
         }
-        put(&mut self.world, entity, saved.stance.clone());
-        put(&mut self.world, entity, saved.player);
-        put(&mut self.world, entity, saved.wander);
-        put(&mut self.world, entity, saved.script.clone());
+        put(&mut self.ecs, entity, saved.stance.clone());
+        put(&mut self.ecs, entity, saved.player);
+        put(&mut self.ecs, entity, saved.wander);
+        put(&mut self.ecs, entity, saved.script.clone());
     }
 }
 

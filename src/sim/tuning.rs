@@ -39,7 +39,7 @@ impl Sim {
         settings: MotorSettings,
     ) -> Result<(), TuneError> {
         let mut character = self
-            .world
+            .ecs
             .get::<&mut Character>(entity)
             .map_err(|_| TuneError::NotACharacter)?;
         let filter = *character.motor.filter();
@@ -62,7 +62,7 @@ impl Sim {
         stack: SphereStack,
     ) -> Result<Real, TuneError> {
         let mut query = self
-            .world
+            .ecs
             .query_one::<(&mut Character, &Pose, Option<&mut Stance>, Option<&Body>)>(entity);
         let (character, pose, mut stance, body) =
             query.get().ok().ok_or(TuneError::NotACharacter)?;

@@ -7,7 +7,7 @@ use spherewalk::{MotorState, Pose, Sim};
 /// first).
 pub fn character_bits(sim: &Sim) -> Vec<(u64, Vec<u32>)> {
     let mut rows: Vec<(u64, Vec<u32>)> = sim
-        .world
+        .ecs
         .query::<(Entity, &Pose, &MotorState)>()
         .iter()
         .map(|(e, p, s)| {

@@ -15,11 +15,11 @@ use spherewalk::{
 const DT: Real = 1.0 / 60.0;
 
 fn pose_of(sim: &Sim, e: Entity) -> Pose {
-    *sim.world.get::<&Pose>(e).expect("character")
+    *sim.ecs.get::<&Pose>(e).expect("character")
 }
 
 fn ground_of(sim: &Sim, e: Entity) -> GroundState {
-    sim.world.get::<&MotorState>(e).expect("character").ground
+    sim.ecs.get::<&MotorState>(e).expect("character").ground
 }
 
 /// A driven box platform of half extents `half` at `at`.

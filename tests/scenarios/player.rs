@@ -23,7 +23,7 @@ fn player(sim: &mut Sim, at: Point3) -> Entity {
 }
 
 fn with_input(sim: &mut Sim, e: Entity, f: impl FnOnce(&mut PlayerInput)) {
-    f(&mut sim.world.get::<&mut PlayerInput>(e).expect("player"));
+    f(&mut sim.ecs.get::<&mut PlayerInput>(e).expect("player"));
 }
 
 fn jumped(sim: &mut Sim, e: Entity) -> bool {

@@ -28,7 +28,7 @@ pub(crate) fn floor_sim() -> Sim {
 }
 
 fn pose_of(sim: &Sim, e: spherewalk::hecs::Entity) -> Pose {
-    *sim.world.get::<&Pose>(e).expect("character")
+    *sim.ecs.get::<&Pose>(e).expect("character")
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn render_pose_interpolates_between_steps() {
     sim.step();
     // Walking -Z at 6 m/s: 0.1 m per step, so the drawn pose is 0.05 m behind (1e-4 m: f32).
     let prev = sim
-        .world
+        .ecs
         .get::<&spherewalk::components::PreviousPose>(e)
         .expect("previous")
         .0;
@@ -117,7 +117,7 @@ fn jumps_from_one_planet_into_the_field_of_another_and_lands_standing_on_it() {
     }
     assert!(landed_at.is_some(), "never landed on B");
     let pose = pose_of(&sim, e);
-    let state = *sim.world.get::<&MotorState>(e).expect("state");
+    let state = *sim.ecs.get::<&MotorState>(e).expect("state");
     assert!(
         state.ground == spherewalk::GroundState::Grounded,
         "{:?}",
@@ -151,7 +151,7 @@ fn keeps_its_place_on_a_disc_turning_at_1_rad_s_for_10_turns() {
     // disc (disc-local) is where it stands once grounded.
     sim.step();
     sim.step();
-    let platform = *sim.world.get::<&Platform>(p).expect("platform");
+    let platform = *sim.ecs.get::<&Platform>(p).expect("platform");
     let local = platform
         .pose_at(platform.time)
         .inverse_transform_point(&pose_of(&sim, e).position);
@@ -162,14 +162,14 @@ fn keeps_its_place_on_a_disc_turning_at_1_rad_s_for_10_turns() {
     let mut worst: Real = 0.0;
     for _ in 0..steps {
         sim.step();
-        let platform = *sim.world.get::<&Platform>(p).expect("platform");
+        let platform = *sim.ecs.get::<&Platform>(p).expect("platform");
         let expected = platform.pose_at(platform.time) * local;
         let d = (pose_of(&sim, e).position - expected).norm();
         worst = worst.max(d);
     }
     // The bound: within 2 cm of its place on the disc over 10 turns.
     assert!(worst < 0.02, "drifted {worst} m from its place on the disc");
-    let platform = *sim.world.get::<&Platform>(p).expect("platform");
+    let platform = *sim.ecs.get::<&Platform>(p).expect("platform");
     let forward = platform
         .pose_at(platform.time)
         .inverse_transform_vector(&pose_of(&sim, e).forward());
@@ -219,7 +219,7 @@ fn head_on(soft: bool) -> HeadOn {
     let bodies: Vec<_> = [a, b]
         .iter()
         .map(|&e| {
-            sim.world
+            sim.ecs
                 .get::<&spherewalk::components::Body>(e)
                 .expect("body")
                 .0
@@ -239,7 +239,7 @@ fn head_on(soft: bool) -> HeadOn {
             .count();
     }
     let speed = |e| {
-        sim.world
+        sim.ecs
             .get::<&MotorState>(e)
             .expect("state")
             .velocity
@@ -322,7 +322,7 @@ fn crouches_under_a_low_ceiling_and_refuses_to_stand_up_there() {
     for _ in 0..16 {
         sim.step();
     }
-    let crouching = sim.world.get::<&Stance>(e).expect("stance").crouching;
+    let crouching = sim.ecs.get::<&Stance>(e).expect("stance").crouching;
     assert!(crouching, "crouched at the crouched walk");
     // The last command asks to stand, but the ceiling is in the way.
     for _ in 0..180 {
@@ -330,7 +330,7 @@ fn crouches_under_a_low_ceiling_and_refuses_to_stand_up_there() {
         let p = pose_of(&sim, e).position;
         if p.x > 2.3 {
             assert!(
-                sim.world.get::<&Stance>(e).expect("stance").crouching,
+                sim.ecs.get::<&Stance>(e).expect("stance").crouching,
                 "stood up at x = {}",
                 p.x
             );
@@ -340,7 +340,7 @@ fn crouches_under_a_low_ceiling_and_refuses_to_stand_up_there() {
     // Walked +X (turned right) 2 m/s for 2 s under the slab: x = 4 m (5 cm: start-up steps),
     // then stayed crouched there.
     assert_abs_diff_eq!(p.x, 4.0, epsilon = 0.05);
-    assert!(sim.world.get::<&Stance>(e).expect("stance").crouching);
+    assert!(sim.ecs.get::<&Stance>(e).expect("stance").crouching);
 }
 
 #[test]
@@ -357,7 +357,7 @@ fn stands_up_again_where_there_is_room() {
     let e = sim.spawn_character(desc).expect("spawn");
     sim.step();
     let height = |sim: &Sim| {
-        sim.world
+        sim.ecs
             .get::<&spherewalk::components::Character>(e)
             .expect("c")
             .motor
@@ -456,7 +456,7 @@ fn crowd(parallel: bool, soft: bool, steps: u32) -> Vec<(String, [u32; 7])> {
         sim.step();
     }
     let mut out: Vec<(String, [u32; 7])> = sim
-        .world
+        .ecs
         .query::<(&Name, &Pose)>()
         .iter()
         .map(|(n, p)| {
@@ -692,7 +692,7 @@ fn a_despawned_character_is_gone_for_everyone() {
     // Stopped by the still one: the two axes are two radii apart (1 mm: separation pass).
     assert_abs_diff_eq!(pose_of(&sim, walker).position.z, 0.6, epsilon = 1e-3);
     let body = sim
-        .world
+        .ecs
         .get::<&spherewalk::components::Body>(still)
         .expect("body")
         .0;
@@ -724,7 +724,7 @@ fn a_despawned_character_is_gone_for_everyone() {
         ))
         .expect("spawn");
     let new_body = sim
-        .world
+        .ecs
         .get::<&spherewalk::components::Body>(newcomer)
         .expect("body")
         .0;
@@ -779,7 +779,7 @@ fn a_game_reads_and_writes_characters_through_the_sim() {
     input.axes = [1.0, 0.0];
     input.speed = 4.0;
     sim.set_player_input(hero, input).expect("a character");
-    assert!(sim.world.get::<&Script>(hero).is_err());
+    assert!(sim.ecs.get::<&Script>(hero).is_err());
     for _ in 0..30 {
         sim.step();
     }
@@ -794,7 +794,7 @@ fn a_game_reads_and_writes_characters_through_the_sim() {
     assert_eq!(view.velocity, Vec3::zeros());
     assert_eq!(view.ground, spherewalk::GroundState::Airborne);
     let body = sim
-        .world
+        .ecs
         .get::<&spherewalk::components::Body>(hero)
         .expect("body")
         .0;
@@ -854,7 +854,7 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
     let depth = sim.reshape_character(open, tall.clone()).expect("fits");
     assert!(depth < 1e-3, "{depth}");
     let height = |sim: &Sim, e| {
-        sim.world
+        sim.ecs
             .get::<&spherewalk::components::Character>(e)
             .map(|c| c.motor.stack().height())
             .expect("character")
@@ -876,7 +876,7 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
     };
     sim.set_motor_settings(open, settings).expect("valid");
     let limit = sim
-        .world
+        .ecs
         .get::<&spherewalk::components::Character>(open)
         .map(|c| c.motor.settings().slope_limit)
         .expect("character");
@@ -892,7 +892,7 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
         Err(TuneError::Settings(_))
     ));
     // Not a character.
-    let platform = sim.world.spawn((spherewalk::components::Name("x".into()),));
+    let platform = sim.ecs.spawn((spherewalk::components::Name("x".into()),));
     assert_eq!(
         sim.set_motor_settings(platform, MotorSettings::default()),
         Err(TuneError::NotACharacter)

@@ -31,7 +31,7 @@ fn load(name: &str) -> Scene {
 fn entity(scene: &Scene, name: &str) -> Entity {
     scene
         .sim
-        .world
+        .ecs
         .query::<(Entity, &Name)>()
         .iter()
         .find(|(_, n)| n.0 == name)
@@ -40,14 +40,14 @@ fn entity(scene: &Scene, name: &str) -> Entity {
 }
 
 fn pose(scene: &Scene, e: Entity) -> Pose {
-    *scene.sim.world.get::<&Pose>(e).expect("a character")
+    *scene.sim.ecs.get::<&Pose>(e).expect("a character")
 }
 
 /// Skin width of every character, in the entity order of [`records`].
 fn skins(scene: &Scene) -> Vec<Real> {
     let mut rows: Vec<(Entity, Real)> = scene
         .sim
-        .world
+        .ecs
         .query::<(Entity, &Character)>()
         .iter()
         .map(|(e, c)| (e, c.motor.settings().skin_width))
@@ -96,7 +96,7 @@ fn every_shipped_scene_runs_600_steps_without_nan_or_penetration_beyond_the_skin
 fn the_crowd_scene_spawns_a_thousand_wanderers_of_three_shapes() {
     let scene = load("crowd");
     let mut counts = [0usize; 6];
-    for c in scene.sim.world.query::<&Character>().iter() {
+    for c in scene.sim.ecs.query::<&Character>().iter() {
         counts[c.motor.stack().len()] += 1;
     }
     // 1000 walkers cycling through 2, 3 and 5 spheres (334, 333, 333) plus the 3-sphere hero.
@@ -615,7 +615,7 @@ fn soft_characters_and_crowds_ignore_the_character_layer_in_their_own_step() {
         .unwrap_or_else(|e| panic!("{e}"));
     let mut rows: Vec<(String, u32, bool)> = scene
         .sim
-        .world
+        .ecs
         .query::<(
             &spherewalk::components::Name,
             &spherewalk::components::Character,
@@ -759,7 +759,7 @@ fn regression_huge_rocks_and_a_short_reach_load_in_bounded_time() {
     std::thread::spawn(move || {
         let result = SceneFile::parse(&bad, "crowd.ron")
             .and_then(|f| f.build(Path::new("."), Path::new("crowd.ron")))
-            .map(|scene| scene.sim.world.len());
+            .map(|scene| scene.sim.ecs.len());
         let _ = tx.send(result.map_err(|e| e.to_string()));
     });
     let result = rx
@@ -940,7 +940,7 @@ fn the_hero_can_reach_the_moon_from_the_pole_at_its_jump_speed() {
     let hero = entity(&scene, "hero");
     let speed = scene
         .sim
-        .world
+        .ecs
         .get::<&PlayerInput>(hero)
         .expect("the hero is a player")
         .jump_speed;

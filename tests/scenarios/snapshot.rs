@@ -21,7 +21,7 @@ fn state_bits(sim: &Sim) -> Vec<u64> {
         .map(|(e, bits)| (e, bits.into_iter().map(u64::from).collect()))
         .collect();
     out.extend(
-        sim.world
+        sim.ecs
             .query::<(spherewalk::hecs::Entity, &Platform)>()
             .iter()
             .map(|(e, p)| {
@@ -58,7 +58,7 @@ fn run(sim: &mut Sim, steps: u32) -> Vec<Vec<u64>> {
 fn a_restored_crowd_replays_its_300_steps_bit_for_bit() {
     let mut sim = load("crowd");
     // 1000 wanderers and the hero.
-    assert_eq!(sim.world.query::<&MotorState>().iter().count(), 1001);
+    assert_eq!(sim.ecs.query::<&MotorState>().iter().count(), 1001);
     run(&mut sim, 300);
     let saved = sim.snapshot();
     let first = run(&mut sim, 300);
@@ -99,7 +99,7 @@ fn a_snapshot_of_other_characters_is_refused() {
     let saved = sim.snapshot();
     run(&mut sim, 10);
     let hero = sim
-        .world
+        .ecs
         .query::<(spherewalk::hecs::Entity, &spherewalk::components::Name)>()
         .iter()
         .map(|(e, _)| e)

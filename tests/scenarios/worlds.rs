@@ -498,7 +498,7 @@ fn walk_terrain(
     most: u32,
 ) -> TerrainWalk {
     let position = |sim: &spherewalk::Sim| {
-        sim.world
+        sim.ecs
             .get::<&spherewalk::Pose>(walker)
             .expect("walker")
             .position

@@ -52,6 +52,32 @@
 //! ```
 //! The same step walks round planets when the gravity passed in points at their centre
 //! ([`GravityFields`] picks it by position), and up walls in [`UpFrame::Surface`] mode.
+//!
+//! # Glossary
+//! - **character**: a [`SphereStack`] moved by a [`Motor`]; its **feet** are the lowest
+//!   sphere, its **position** the lowest point of the feet ([`Pose`]).
+//! - **up**, **forward**, **right**: the character's local +Y, -Z and +X. The **up frame**
+//!   ([`UpFrame`]) is what up turns toward: against gravity, the ground (`Surface`), or fixed.
+//! - **step**: one fixed tick of the motor ([`Motor::step`], [`StepReport`]). Climbing a
+//!   stair is the **step offset** (`step_height`, [`phases::try_step_up`],
+//!   [`phases::StepUp`]), the **stairs** phase.
+//! - **phases**: gather, up frame, movement, stairs, ground, in that order; **pushback**
+//!   is the building block they call to move the stack out of what it overlaps.
+//! - **primitive**: a piece of a collider the motor measures against (a one-sided triangle,
+//!   a ball, a box, a capsule, another solid): [`backend::Primitive`]. **Gather** collects
+//!   those near the character each step.
+//! - **walkable**: a collider flag: it may be stood on at all (off for another character's
+//!   body: [`ColliderDesc::not_walkable`]). **Stable**: a contact with a walkable collider
+//!   within the slope limit of up. **Steep**: standing ground beyond the slope limit.
+//!   [`GroundState`] says which the character ended on: `Grounded` (stable),
+//!   `SteepGround`, `Touching` (something, not ground) or `Airborne`.
+//! - **skin width**: the gap the motor keeps from surfaces; **penetration tolerance**: the
+//!   overlap it leaves alone.
+//! - **carry**: what the ground moves a grounded character by (a platform's motion, a
+//!   belt's surface velocity). **Knock**: a velocity from outside (a blast, a body's hit).
+//!   **Coyote time**: how long after walking off an edge a jump still works.
+//! - **world**: here the collision world ([`CollisionWorld`], or any
+//!   [`backend::Geometry`]), never an ECS world.
 
 #![forbid(unsafe_code)]
 

@@ -339,7 +339,7 @@ fn one() -> Real {
 /// What a collider group is made of. Nothing big is made while a scene is parsed: generators
 /// and meshes run when it is built, after its budget is checked.
 #[derive(Clone, Debug)]
-pub(crate) enum Geometry {
+pub(crate) enum ColliderSource {
     /// One primitive shape at the group's origin.
     Solid(SharedShape),
     /// A generator call, checked, to run when the scene is built.
@@ -353,13 +353,13 @@ pub(crate) enum Geometry {
     },
 }
 
-impl Geometry {
+impl ColliderSource {
     /// What the group will insert, counted from its parameters. An OBJ mesh is one collider
     /// whose triangles are counted only when its file is read, so it counts 0 here.
     pub(crate) fn cost(&self) -> generate::Cost {
         match self {
-            Geometry::Generated(generator) => generator.cost(),
-            Geometry::Solid(_) | Geometry::Obj { .. } => generate::Cost {
+            ColliderSource::Generated(generator) => generator.cost(),
+            ColliderSource::Solid(_) | ColliderSource::Obj { .. } => generate::Cost {
                 parts: 1,
                 triangles: 0,
             },
@@ -374,7 +374,7 @@ pub(crate) struct ColliderItem {
     /// Name for traces (every part shares it).
     pub name: String,
     /// The shapes, in the group's local frame.
-    pub geometry: Geometry,
+    pub geometry: ColliderSource,
     /// World pose of the group's local frame.
     pub pose: Iso,
     /// Whether characters may stand on it.
@@ -427,7 +427,7 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 shape, walkable: w, ..
             } => {
                 walkable = w;
-                Geometry::Solid(shape.shape().map_err(err)?)
+                ColliderSource::Solid(shape.shape().map_err(err)?)
             }
             ColliderRon::Stairs {
                 steps,
@@ -435,7 +435,7 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 tread,
                 width,
                 ..
-            } => Geometry::Generated(
+            } => ColliderSource::Generated(
                 generate::Generator::stairs(steps, rise, tread, width).map_err(gen_err)?,
             ),
             ColliderRon::Ramp {
@@ -444,20 +444,20 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 width,
                 thickness,
                 ..
-            } => Geometry::Generated(
+            } => ColliderSource::Generated(
                 generate::Generator::ramp(angle_deg.to_radians(), length, width, thickness)
                     .map_err(gen_err)?,
             ),
-            ColliderRon::BoxGrid { nx, nz, size, .. } => {
-                Geometry::Generated(generate::Generator::box_grid(nx, nz, size).map_err(gen_err)?)
-            }
+            ColliderRon::BoxGrid { nx, nz, size, .. } => ColliderSource::Generated(
+                generate::Generator::box_grid(nx, nz, size).map_err(gen_err)?,
+            ),
             ColliderRon::Planet {
                 radius,
                 rocks,
                 rock_size,
                 seed,
                 ..
-            } => Geometry::Generated(
+            } => ColliderSource::Generated(
                 generate::Generator::planet(radius, rocks, rock_size, seed).map_err(gen_err)?,
             ),
             ColliderRon::Heightfield {
@@ -466,7 +466,7 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 amplitude,
                 seed,
                 ..
-            } => Geometry::Generated(
+            } => ColliderSource::Generated(
                 generate::Generator::heightfield(cells, size, amplitude, seed).map_err(gen_err)?,
             ),
             ColliderRon::Torus {
@@ -475,7 +475,7 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 segments,
                 sides,
                 ..
-            } => Geometry::Generated(
+            } => ColliderSource::Generated(
                 generate::Generator::torus(major_radius, minor_radius, segments, sides)
                     .map_err(gen_err)?,
             ),
@@ -488,7 +488,7 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 cliffs,
                 seed,
                 ..
-            } => Geometry::Generated(
+            } => ColliderSource::Generated(
                 generate::Generator::terrain(generate::TerrainDesc {
                     radius,
                     relief,
@@ -507,7 +507,7 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 ..
             } => {
                 two_sided = both;
-                Geometry::Obj {
+                ColliderSource::Obj {
                     path: PathBuf::from(path),
                     scale: length("scale", scale).map_err(err)?,
                 }

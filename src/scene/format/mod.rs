@@ -35,7 +35,7 @@ mod platform;
 
 pub use camera::CameraHint;
 pub(crate) use character::CharacterItem;
-pub(crate) use collider::{ColliderItem, Geometry};
+pub(crate) use collider::{ColliderItem, ColliderSource};
 pub(crate) use crowd::{CrowdItem, Spread};
 pub(crate) use dynamic::DynamicItem;
 #[cfg(feature = "rapier")]

@@ -1,4 +1,4 @@
-//! Geometry generators for scene files: stairs, ramps, box grids, planets, heightfields,
+//! ColliderSource generators for scene files: stairs, ramps, box grids, planets, heightfields,
 //! small worlds (a torus ring, a terrain planet) and triangle meshes from Wavefront OBJ text.
 //!
 //! Every generator builds its scenery in a **generator-local frame**: +Y up, floor level at

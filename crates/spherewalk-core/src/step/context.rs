@@ -40,18 +40,18 @@ pub struct StepContext<'a> {
 }
 
 impl StepContext<'_> {
-    /// True when a contact with primitive `k` whose normal is `normal` (world) is walkable
-    /// ground for a character whose up is `up`: the collider is walkable and the normal is
-    /// within the slope limit of up.
+    /// True when a contact with primitive `k` whose normal is `normal` (world) is stable
+    /// ground for a character whose up is `up`: the collider is [`Self::walkable`] and the
+    /// normal is within the slope limit of up.
     #[inline]
-    pub fn walkable(&self, k: usize, normal: &UnitVec3, up: &UnitVec3) -> bool {
-        self.climbable(k) && normal.dot(up) >= self.cos_slope
+    pub fn stable(&self, k: usize, normal: &UnitVec3, up: &UnitVec3) -> bool {
+        self.walkable(k) && normal.dot(up) >= self.cos_slope
     }
 
-    /// Whether primitive `k`'s collider may be stood on at all (not flagged not walkable),
-    /// whatever the slope of a contact with it.
+    /// Whether primitive `k`'s collider may be stood on at all (its walkable flag: not
+    /// [`crate::ColliderDesc::not_walkable`]), whatever the slope of a contact with it.
     #[inline]
-    pub fn climbable(&self, k: usize) -> bool {
+    pub fn walkable(&self, k: usize) -> bool {
         self.prims.get(k).is_some_and(|p| p.walkable)
     }
 }

@@ -125,7 +125,7 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
         ..hit
     };
     let mut surface_normal = surface_normal_at(ctx, &hit.point, &hit.normal, &up);
-    let mut stable = ctx.walkable(k, &surface_normal, &up);
+    let mut stable = ctx.stable(k, &surface_normal, &up);
     if !stable {
         // The feet stand on their whole contact patch, not one facet: judged where the
         // feet come to rest on this contact.
@@ -166,7 +166,7 @@ fn patch_support(
     for (k, sp) in surface_near(ctx, *centre, radius * (1.0 + SUPPORT_GAP)) {
         let n = sp.surface_normal;
         if sp.contact_normal.dot(up) < MAX_SUPPORT_COS
-            || !ctx.walkable(k, &n, up)
+            || !ctx.stable(k, &n, up)
             || best.is_some_and(|b| b.dot(up) >= n.dot(up))
         {
             continue;
@@ -355,7 +355,7 @@ fn drop_to_ground(
         &down,
         feet.radius + max_distance,
     )?;
-    if !ctx.walkable(k, &ray.normal, &up) {
+    if !ctx.stable(k, &ray.normal, &up) {
         return None;
     }
     let mut candidate = *pose;

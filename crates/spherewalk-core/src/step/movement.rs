@@ -196,7 +196,7 @@ pub fn move_substepped(
         if s.blocked_speed > total.blocked_speed {
             total.blocked_speed = s.blocked_speed;
             total.blocked_by = s.blocked_by;
-            total.blocked_climbable = s.blocked_climbable;
+            total.blocked_walkable = s.blocked_walkable;
         }
     }
     (count, total)

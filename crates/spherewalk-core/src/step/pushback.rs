@@ -49,7 +49,7 @@ pub struct PushbackSummary {
     pub blocked_speed: Real,
     /// True when that blocking contact's collider may be stood on: false for a collider
     /// flagged not walkable (another character's body), which the step offset never climbs.
-    pub blocked_climbable: bool,
+    pub blocked_walkable: bool,
     /// True when the iteration budget ran out with a penetration still above the tolerance:
     /// the solve was degraded (squeezed between solids, or an impossible overlap).
     pub exhausted: bool,
@@ -227,7 +227,7 @@ pub fn pushback(
         if clip.blocked_speed > summary.blocked_speed {
             summary.blocked_speed = clip.blocked_speed;
             summary.blocked_by = clip.blocked_by;
-            summary.blocked_climbable = clip.blocked_climbable;
+            summary.blocked_walkable = clip.blocked_walkable;
         }
         if partial && let Some(cut) = ctx.cut_short {
             cut.set(true);
@@ -546,7 +546,7 @@ fn constraint(
     let up = &rules.up;
     let n = sp.contact_normal;
     let nu = n.dot(up);
-    let walkable = ctx.walkable(k, &n, up);
+    let walkable = ctx.stable(k, &n, up);
     let radius = ctx.motor.stack.spheres()[index].radius;
     let mode = rules.mode;
     let base = Constraint {
@@ -559,7 +559,7 @@ fn constraint(
         lifts: false,
         firm: false,
         surface_normal: sp.surface_normal,
-        climbable: ctx.climbable(k),
+        walkable: ctx.walkable(k),
     };
     if index == 0 && walkable && mode != PushMode::Walls {
         // Lift straight up by the amount that clears the contact plane. `normal` stays the

@@ -41,7 +41,7 @@ pub(crate) struct Constraint {
     pub surface_normal: UnitVec3,
     /// The contact's collider may be stood on (not flagged not walkable), so the step offset
     /// may climb what it blocks.
-    pub climbable: bool,
+    pub walkable: bool,
 }
 
 impl Constraint {
@@ -58,7 +58,7 @@ impl Constraint {
             lifts: false,
             firm: false,
             surface_normal: UnitVec3::new_normalize(dir),
-            climbable: true,
+            walkable: true,
         }
     }
 
@@ -76,7 +76,7 @@ impl Constraint {
             lifts: false,
             firm: false,
             surface_normal: dir,
-            climbable: false,
+            walkable: false,
         }
     }
 
@@ -217,8 +217,8 @@ pub(crate) struct Clip {
     pub blocked_by: Option<UnitVec3>,
     /// Velocity that wall removed (m/s, >= 0).
     pub blocked_speed: Real,
-    /// That wall's collider may be stood on (see [`Constraint::climbable`]).
-    pub blocked_climbable: bool,
+    /// That wall's collider may be stood on (see [`Constraint::walkable`]).
+    pub blocked_walkable: bool,
 }
 
 /// Removes from `v` (m/s, world) the parts pointing into the constraints: each in turn, then
@@ -231,7 +231,7 @@ pub(crate) fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3) -> C
         if c.as_wall && removed > clip.blocked_speed {
             clip.blocked_speed = removed;
             clip.blocked_by = Some(c.surface_normal);
-            clip.blocked_climbable = c.climbable;
+            clip.blocked_walkable = c.walkable;
         }
     }
     let presses = |c: &Constraint, v: &Vec3| !c.lifts && v.dot(&c.dir) < -PRESS_EPS;

@@ -39,7 +39,7 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
         // Nothing can be stood on past a collider flagged not walkable (another character's
         // body): the step offset is not tried against it. A crushed stack has no room to
         // rise either.
-        let step = if pass.blocked_climbable && !pass.crushed {
+        let step = if pass.blocked_walkable && !pass.crushed {
             let displacement = want * dt;
             try_step_up(
                 ctx,
@@ -134,7 +134,7 @@ pub fn try_step_up(
         start.position + dir.into_inner() * (feet.radius + needed) + up.into_inner() * above;
     let lowest = feet.radius * (1.0 - ctx.cos_slope);
     let top = cast_ray_among(ctx.world, ctx.prims, &ahead, &-up, above - lowest);
-    if !top.is_some_and(|(k, hit)| ctx.walkable(k, &hit.normal, &up)) {
+    if !top.is_some_and(|(k, hit)| ctx.stable(k, &hit.normal, &up)) {
         return None;
     }
     trial.attempt(ctx, needed, false, (contacts, hits))
@@ -240,12 +240,12 @@ fn deep_enough(
     let depth = (settings.min_step_depth - DEPTH_EDGE).max(0.0);
     let above = contact + up.into_inner() * (2.0 * settings.skin_width);
     if let Some((k, hit)) = cast_ray_among(ctx.world, ctx.prims, &above, dir, depth)
-        && !ctx.walkable(k, &hit.normal, up)
+        && !ctx.stable(k, &hit.normal, up)
     {
         return false;
     }
     let reach = depth * crate::math::tan(settings.slope_limit) + DEPTH_TOLERANCE;
     let origin = contact + dir.into_inner() * depth + up.into_inner() * reach;
     cast_ray_among(ctx.world, ctx.prims, &origin, &-*up, 2.0 * reach)
-        .is_some_and(|(k, hit)| hit.distance > 0.0 && ctx.walkable(k, &hit.normal, up))
+        .is_some_and(|(k, hit)| hit.distance > 0.0 && ctx.stable(k, &hit.normal, up))
 }
