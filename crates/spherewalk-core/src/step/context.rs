@@ -1,12 +1,13 @@
-//! What every phase of a step reads: the world, the motor, the primitives gathered around the
-//! character, and the step's limits.
+//! What every phase of a step reads, and only reads: the world, the motor, the primitives
+//! gathered around the character, and the region they came from. What a phase reports back
+//! (the penetration recovery left, a push cut short at the region's edge) goes through the
+//! pushback buffer it writes anyway ([`super::ContactBuffer`]).
 
 use super::Motor;
 use crate::hooks::{ContactHooks, NoHooks};
 use crate::math::{Real, UnitVec3};
 use crate::world::{Geometry, Primitive};
 use parry3d::bounding_volume::Aabb;
-use std::cell::Cell;
 
 /// Everything the phases read during one step: the world, the motor, the primitives gathered
 /// around the character for this step, and derived constants.
@@ -23,16 +24,9 @@ pub struct StepContext<'a> {
     pub cos_slope: Real,
     /// The game's contact hooks.
     pub hooks: &'a dyn ContactHooks,
-    /// What is left of this step's penetration recovery (m): how much further than undoing
-    /// their own motions the step's pushback passes may still push, starting at
-    /// `penetration_recovery_speed * dt`. `None` when recovery is not limited.
-    pub recovery: Option<&'a Cell<Real>>,
     /// The region (world, m) `prims` was gathered from: no phase moves the stack out of it
     /// without looking further. `None` when `prims` is all there is.
     pub bounds: Option<Aabb>,
-    /// Set by a phase that stopped short at the edge of `bounds` (a squeeze escape longer than
-    /// the region allows): [`Motor::step`] then runs the step again over a wider region.
-    pub cut_short: Option<&'a Cell<bool>>,
     /// The direction this step's gravity pulls (unit, world), if any: a landing removes the
     /// velocity it falls with along it when up lags well behind it. `None` (and in `Surface`
     /// mode, where gravity pulls along -up): along up.
@@ -57,8 +51,9 @@ impl StepContext<'_> {
 }
 
 impl Motor {
-    /// A context over `prims` for calling the phases directly, with no hooks and no limit on
-    /// penetration recovery.
+    /// A context over `prims` for calling the phases directly, with no hooks and no region.
+    /// Penetration recovery is not limited unless a step set it in the
+    /// [`ContactBuffer`](super::ContactBuffer) passed to the phases.
     pub fn context<'a>(
         &'a self,
         world: &'a dyn Geometry,
@@ -70,9 +65,7 @@ impl Motor {
             prims,
             cos_slope: self.cos_slope,
             hooks: &NoHooks,
-            recovery: None,
             bounds: None,
-            cut_short: None,
             fall: None,
         }
     }

@@ -37,14 +37,13 @@ pub use stairs::{StepUp, try_step_up};
 
 use crate::contact::GroundState;
 use crate::hooks::{ContactHooks, NoHooks};
-use crate::math::{Real, UnitVec3, Vec3};
+use crate::math::{UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::settings::UpFrame;
 use crate::state::{MotorState, StepInput};
 use crate::world::Geometry;
 use carry::Carry;
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
-use std::cell::Cell;
 
 /// One step's borrows, and what its phases hand each other: the character the step moves,
 /// its report and buffers, the sanitised input, and the velocity and move passed from phase
@@ -173,7 +172,7 @@ impl Motor {
             return;
         };
         // The scratch may come from another character: nothing in it may carry over.
-        scratch.contacts.forget_rest();
+        scratch.contacts.begin_step();
         // What the ground carries the character by is known before the move, so the gathered
         // region covers it.
         let carry = carry::carried(world, hooks, pose, state, clean.dt);
@@ -210,22 +209,18 @@ impl Motor {
     }
 }
 
-/// What the phases of one attempt report back through its context: the penetration
-/// recovery left (m) and whether a phase stopped short at the region's edge.
-#[derive(Default)]
-struct Limits {
-    recovery: Cell<Real>,
-    cut_short: Cell<bool>,
-}
-
 /// The outline of one step, over the primitives gathered in `bounds` (world, m). False when
 /// the step reached past `bounds` (a squeeze escape cut short at its edge, or spheres ending
 /// closer to its edge than their reach): its result is not to be kept.
 fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
-    let (mut prims, limits) = (std::mem::take(&mut s.scratch.prims), Limits::default());
+    let mut prims = std::mem::take(&mut s.scratch.prims);
+    let recovery = s.motor.settings().penetration_recovery_speed;
+    s.scratch
+        .contacts
+        .begin_attempt(recovery.map(|v| v * s.input.dt));
     // Gather: the primitives in the region whose collider the hooks keep.
     phase!("spherewalk: gather", gather::gather(s, bounds, &mut prims));
-    let ctx = context(s, &prims, bounds, &limits);
+    let ctx = context(s, &prims, bounds);
     // Up frame: turn toward the target up, yaw, and push out of what the turn swept into.
     phase!("spherewalk: up frame", frame::up_frame(&ctx, s));
     // Movement: own velocity plus the ground's carry, in substeps with pushback after each.
@@ -241,26 +236,20 @@ fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
     // The report's last measures: hits kept, deepest penetration.
     finish(&ctx, s);
     s.scratch.prims = prims;
-    !limits.cut_short.get() && gather::reached(s.motor, s.pose, bounds)
+    !s.scratch.contacts.reached_edge() && gather::reached(s.motor, s.pose, bounds)
 }
 
-/// The context the phases of an attempt read: the gathered `prims`, the region `bounds` they
-/// came from, and the `limits` they report back through.
+/// The context the phases of an attempt read: the gathered `prims` and the region `bounds`
+/// they came from.
 fn context<'a>(
     s: &Step<'a>,
     prims: &'a [crate::world::Primitive],
     bounds: &Aabb,
-    limits: &'a Limits,
 ) -> StepContext<'a> {
     let settings = s.motor.settings();
     StepContext {
         hooks: s.hooks,
-        recovery: settings.penetration_recovery_speed.map(|v| {
-            limits.recovery.set(v * s.input.dt);
-            &limits.recovery
-        }),
         bounds: Some(*bounds),
-        cut_short: Some(&limits.cut_short),
         fall: match settings.up_frame {
             UpFrame::Surface => None,
             _ => UnitVec3::try_new(s.input.gravity, 1e-6),

@@ -10,7 +10,6 @@ use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::world::SurfacePoint;
 use crate::world::query::deepest_among;
-use std::cell::Cell;
 
 /// Below this horizontal length (of a unit normal) a contact is treated as flat and never
 /// flattened into a wall.
@@ -71,17 +70,38 @@ pub struct ContactBuffer {
     earlier: Vec<Constraint>,
     /// Where the last pass ended clear of every contact (no penetration over the tolerance)
     /// and the deepest penetration (m) it measured there: [`max_penetration`] at that pose
-    /// without measuring again.
+    /// without measuring again. Cleared when a step begins and when a pass begins; set only
+    /// by a pass that ends clear.
     rest: Option<(Pose, Real)>,
+    /// What is left of this attempt's penetration recovery (m): how much further than
+    /// undoing their own motions the passes may still push. `None`: not limited.
+    recovery: Option<Real>,
+    /// Set by a pass that stopped short at the edge of the region its primitives were
+    /// gathered from: the step must run again over a wider one.
+    reached_edge: bool,
 }
 
 impl ContactBuffer {
-    /// The deepest penetration (m) the last pushback pass measured, if it ended clear of
-    /// every contact exactly at `pose` (see [`max_penetration`]).
-    pub(crate) fn forget_rest(&mut self) {
+    /// Clears what a step may not inherit from the previous user of the buffer (another
+    /// character's step): the clear-pose memo.
+    pub(crate) fn begin_step(&mut self) {
         self.rest = None;
     }
 
+    /// Starts an attempt of a step: `recovery` (m) is its penetration recovery budget
+    /// (`None`: not limited), and no pass has reached the region's edge yet.
+    pub(crate) fn begin_attempt(&mut self, recovery: Option<Real>) {
+        self.recovery = recovery;
+        self.reached_edge = false;
+    }
+
+    /// Whether a pass of this attempt stopped short at the edge of the gathered region.
+    pub(crate) fn reached_edge(&self) -> bool {
+        self.reached_edge
+    }
+
+    /// The deepest penetration (m) the last pushback pass measured, if it ended clear of
+    /// every contact exactly at `pose` (see [`max_penetration`]).
     pub(crate) fn penetration_at(&self, pose: &Pose) -> Option<Real> {
         self.rest.filter(|(p, _)| p == pose).map(|(_, d)| d)
     }
@@ -152,9 +172,11 @@ const PUSH_CAP: Real = 1.732_050_8;
 /// never catch, because across two coplanar faces the shortest move is along the shared
 /// normal. Iterations repeat until the deepest penetration is below the tolerance or the
 /// budget is spent ([`PushbackSummary::exhausted`]). With a penetration recovery speed set,
-/// the pass moves at most `motion`'s length plus what is left of [`StepContext::recovery`],
-/// and spends from it what it moves beyond that length: an overlap the character did not
-/// move into is left at that speed.
+/// the pass moves at most `motion`'s length plus what is left of the step's recovery budget
+/// (kept in `buffer`: a step sets it to `penetration_recovery_speed * dt` at its start; a
+/// buffer no step set has none, and recovery is not limited), and spends from it what it
+/// moves beyond that length: an overlap the character did not move into is left at that
+/// speed.
 pub fn pushback(
     ctx: &StepContext<'_>,
     pose: &mut Pose,
@@ -178,7 +200,7 @@ pub fn pushback(
     // Penetration recovery: the pass moves at most its own motion's length plus what is
     // left of the step's budget.
     let undo = motion.norm();
-    let budget = undo + ctx.recovery.map_or(Real::INFINITY, Cell::get);
+    let budget = undo + buffer.recovery.unwrap_or(Real::INFINITY);
     let mut pushed: Real = 0.0;
     let mut summary = PushbackSummary::default();
     buffer.earlier.clear();
@@ -216,8 +238,8 @@ pub fn pushback(
         let d = short_of_one_sided(ctx, pose, &rules.up, d);
         let (d, capped) = within_budget(d, budget - pushed);
         pushed += d.norm();
-        if let Some(left) = ctx.recovery {
-            left.set((budget - pushed.max(undo)).max(0.0));
+        if buffer.recovery.is_some() {
+            buffer.recovery = Some((budget - pushed.max(undo)).max(0.0));
         }
         pose.position += d;
         remember(buffer, &d);
@@ -229,8 +251,8 @@ pub fn pushback(
             summary.blocked_by = clip.blocked_by;
             summary.blocked_walkable = clip.blocked_walkable;
         }
-        if partial && let Some(cut) = ctx.cut_short {
-            cut.set(true);
+        if partial && ctx.bounds.is_some() {
+            buffer.reached_edge = true;
         }
         if capped || partial {
             // The recovery budget is spent, or the rise reached the edge of what was
