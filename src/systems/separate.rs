@@ -15,7 +15,8 @@ use spherewalk_core::math::project_on_plane;
 use spherewalk_core::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use spherewalk_core::{
     ColliderId, CollisionWorld, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3,
-    phases::ContactBuffer, phases::PushMode, phases::pushback, world::QueryFilter,
+    phases::ContactBuffer, phases::Moving, phases::PushBuffers, phases::PushMode, phases::pushback,
+    world::QueryFilter,
 };
 use std::ops::Range;
 
@@ -258,14 +259,8 @@ fn apply_push(
     let ctx = motor.context(collision, prims);
     let mut velocity = state.velocity;
     hits.clear();
-    pushback(
-        &ctx,
-        pose,
-        &mut velocity,
-        PushMode::Grounded,
-        &Vec3::zeros(),
-        contacts,
-        hits,
-    );
+    let stack = Moving::new(pose, &mut velocity);
+    let buffers = PushBuffers::new(contacts, hits);
+    pushback(&ctx, stack, PushMode::Grounded, &Vec3::zeros(), buffers);
     state.velocity = velocity;
 }

@@ -1,7 +1,7 @@
 //! Up frame: choosing the target up and turning toward it with the heading carried along,
 //! then the intent's turn about up.
 
-use super::pushback::{PushMode, pushback};
+use super::pushback::{Moving, PushBuffers, PushMode, pushback};
 use super::{Motor, Step, StepContext};
 use crate::contact::GroundState;
 use crate::math::{Point3, Quat, Real, UnitVec3, Vec3, project_on_plane};
@@ -30,15 +30,9 @@ pub(super) fn up_frame(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     );
     s.velocity = s.state.velocity;
     if s.report.up_turned > 0.0 {
-        let pass = pushback(
-            ctx,
-            s.pose,
-            &mut s.velocity,
-            PushMode::Free,
-            &Vec3::zeros(),
-            &mut s.scratch.contacts,
-            &mut s.report.hits,
-        );
+        let stack = Moving::new(s.pose, &mut s.velocity);
+        let buffers = PushBuffers::new(&mut s.scratch.contacts, &mut s.report.hits);
+        let pass = pushback(ctx, stack, PushMode::Free, &Vec3::zeros(), buffers);
         s.report.note_pushback(&pass);
     }
 }

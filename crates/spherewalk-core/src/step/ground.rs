@@ -2,9 +2,9 @@
 //! what the step reports of the ground (state, landing and leaving it).
 
 use super::contacts::surface_near;
-use super::pushback::{ContactBuffer, PushMode, max_penetration, pushback};
+use super::pushback::{Moving, PushBuffers, PushMode, max_penetration, pushback};
 use super::{Step, StepContext};
-use crate::contact::{GroundHit, GroundState, Hit};
+use crate::contact::{GroundHit, GroundState};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::world::query::{cast_ray_among, cast_sphere_among, swept_box};
@@ -61,8 +61,9 @@ fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
         settings.skin_width
     };
     let probed = probe_ground(ctx, s.pose, reach);
-    let buffers = (&mut s.scratch.contacts, &mut s.scratch.trial_hits);
-    let mut landing = clamp_to_ground(ctx, s.pose, &mut s.velocity, probed, rules, buffers);
+    let buffers = PushBuffers::new(&mut s.scratch.contacts, &mut s.scratch.trial_hits);
+    let stack = Moving::new(s.pose, &mut s.velocity);
+    let mut landing = clamp_to_ground(ctx, stack, probed, rules, buffers);
     if rules.clamp
         && landing.ground != GroundState::Grounded
         && let Some(hit) = hug_edge(ctx, s.pose, &mut s.velocity)
@@ -72,15 +73,10 @@ fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
     }
     s.report.clamped_down = landing.clamped_down;
     if landing.snapped > settings.penetration_tolerance {
-        let pass = pushback(
-            ctx,
-            s.pose,
-            &mut s.velocity,
-            PushMode::Grounded,
-            &(-s.pose.up().into_inner() * landing.snapped),
-            &mut s.scratch.contacts,
-            &mut s.report.hits,
-        );
+        let snap = -s.pose.up().into_inner() * landing.snapped;
+        let stack = Moving::new(s.pose, &mut s.velocity);
+        let buffers = PushBuffers::new(&mut s.scratch.contacts, &mut s.report.hits);
+        let pass = pushback(ctx, stack, PushMode::Grounded, &snap, buffers);
         s.report.note_pushback(&pass);
     }
     landing
@@ -342,7 +338,7 @@ fn drop_to_ground(
     ctx: &StepContext<'_>,
     pose: &mut Pose,
     max_distance: Real,
-    scratch: (&mut ContactBuffer, &mut Vec<Hit>),
+    buffers: PushBuffers<'_>,
 ) -> Option<GroundHit> {
     let up = pose.up();
     let feet = ctx.motor.stack.feet();
@@ -361,16 +357,16 @@ fn drop_to_ground(
     let mut candidate = *pose;
     candidate.position -= up.into_inner() * (ray.distance - feet.radius).max(0.0);
     let dropped = candidate.position;
-    let (contacts, hits) = scratch;
+    let PushBuffers { contacts, hits } = buffers;
     let mut velocity = Vec3::zeros();
+    let stack = Moving::new(&mut candidate, &mut velocity);
+    let zero = Vec3::zeros();
     pushback(
         ctx,
-        &mut candidate,
-        &mut velocity,
+        stack,
         PushMode::Walls,
-        &Vec3::zeros(),
-        contacts,
-        hits,
+        &zero,
+        PushBuffers::new(contacts, &mut *hits),
     );
     hits.clear();
     let nudge = candidate.position - dropped;
@@ -515,12 +511,12 @@ pub struct Landing {
 /// leaves it: `Airborne`.
 pub fn clamp_to_ground(
     ctx: &StepContext<'_>,
-    pose: &mut Pose,
-    velocity: &mut Vec3,
+    stack: Moving<'_>,
     probed: Option<GroundHit>,
     rules: ClampRules,
-    scratch: (&mut ContactBuffer, &mut Vec<Hit>),
+    buffers: PushBuffers<'_>,
 ) -> Landing {
+    let Moving { pose, velocity } = stack;
     let settings = &ctx.motor.settings;
     let skin = settings.skin_width;
     let mut landing = Landing {
@@ -531,7 +527,7 @@ pub fn clamp_to_ground(
     };
     if rules.clamp && !probed.is_some_and(|h| h.stable) {
         let before = pose.position;
-        if let Some(found) = drop_to_ground(ctx, pose, settings.ground_clamp_distance, scratch) {
+        if let Some(found) = drop_to_ground(ctx, pose, settings.ground_clamp_distance, buffers) {
             landing.clamped_down = (before - pose.position).norm();
             landing.hit = Some(found);
         }

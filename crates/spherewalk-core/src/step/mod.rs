@@ -28,12 +28,15 @@ pub use frame::{target_up, turn_up, yaw};
 pub use ground::{ClampRules, Landing, clamp_to_ground, probe_ground, surface_normal_at};
 pub use motor::Motor;
 pub use movement::{MAX_SUBSTEPS, move_substepped, movement_velocity};
-pub use pushback::{ContactBuffer, MAX_HITS, PushMode, PushbackSummary, max_penetration, pushback};
+pub use pushback::{
+    ContactBuffer, MAX_HITS, Moving, PushBuffers, PushMode, PushbackSummary, max_penetration,
+    pushback,
+};
 pub use report::{InputFlags, StepReport};
 pub use resize::ResizeError;
 pub use sanitize::MAX_GRAVITY;
 pub use scratch::StepScratch;
-pub use stairs::{StepUp, try_step_up};
+pub use stairs::{Blocked, StepUp, try_step_up};
 
 use crate::contact::GroundState;
 use crate::hooks::{ContactHooks, NoHooks};

@@ -1,13 +1,13 @@
 //! Movement: velocity from intent, gravity, knock and the ground's carry, and the substepped
 //! move with pushback after each substep.
 
-use super::pushback::{ContactBuffer, PushMode, PushbackSummary, max_penetration, pushback};
+use super::pushback::{Moving, PushBuffers, PushMode, PushbackSummary, max_penetration, pushback};
 use super::{Step, StepContext, knock};
-use crate::contact::{GroundState, Hit};
+use crate::contact::GroundState;
 use crate::math::{Real, UnitVec3, Vec3, clamp_length, project_on_plane};
 use crate::pose::Pose;
 use crate::settings::UpFrame;
-use crate::state::{MotorState, MoveIntent};
+use crate::state::{MotorState, StepInput};
 
 /// The movement phase of the step: the character's own velocity ([`movement_velocity`] with
 /// the knock, capped) plus what the ground carries it by (a velocity, and a turn of the
@@ -28,16 +28,9 @@ pub(super) fn movement(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     } else {
         PushMode::Free
     };
-    let (contacts, hits) = (&mut s.scratch.contacts, &mut s.report.hits);
-    let (substeps, pass) = move_substepped(
-        ctx,
-        s.pose,
-        &mut s.velocity,
-        s.input.dt,
-        s.mode,
-        contacts,
-        hits,
-    );
+    let buffers = PushBuffers::new(&mut s.scratch.contacts, &mut s.report.hits);
+    let stack = Moving::new(s.pose, &mut s.velocity);
+    let (substeps, pass) = move_substepped(ctx, stack, s.input.dt, s.mode, buffers);
     s.report.substeps = substeps;
     s.report.note_pushback(&pass);
     s.report.jumped = jumped;
@@ -61,8 +54,8 @@ fn own_velocity(ctx: &StepContext<'_>, s: &mut Step<'_>) -> (Vec3, bool) {
         velocity: knock::momentum(s.state, s.velocity),
         ..*s.state
     };
-    let (mut own, jumped) =
-        movement_velocity(ctx, s.pose, &moving, &input.intent, &gravity, input.dt);
+    let pulled = StepInput { gravity, ..*input };
+    let (mut own, jumped) = movement_velocity(ctx, s.pose, &moving, &pulled);
     if let Some(slide) = knock::slide(s.state, s.pose) {
         own += slide;
     }
@@ -71,7 +64,8 @@ fn own_velocity(ctx: &StepContext<'_>, s: &mut Step<'_>) -> (Vec3, bool) {
     (own, jumped)
 }
 
-/// The velocity (m/s, world) the character moves with this step.
+/// The velocity (m/s, world) the character moves with this step, from its `input`'s intent,
+/// gravity and time step.
 ///
 /// On stable ground the intent applies at once and follows the ground plane so the speed
 /// along up's tangent plane is exactly the intent's (ramps cost no horizontal speed); a jump
@@ -84,10 +78,9 @@ pub fn movement_velocity(
     ctx: &StepContext<'_>,
     pose: &Pose,
     state: &MotorState,
-    intent: &MoveIntent,
-    gravity: &Vec3,
-    dt: Real,
+    input: &StepInput,
 ) -> (Vec3, bool) {
+    let (intent, gravity, dt) = (&input.intent, &input.gravity, input.dt);
     let up = pose.up();
     let want = project_on_plane(&intent.velocity, &up);
     let stable = state.ground == GroundState::Grounded;
@@ -166,13 +159,12 @@ pub const MAX_SUBSTEPS: u32 = 4096;
 /// the merged pushback summary.
 pub fn move_substepped(
     ctx: &StepContext<'_>,
-    pose: &mut Pose,
-    velocity: &mut Vec3,
+    stack: Moving<'_>,
     dt: Real,
     mode: PushMode,
-    contacts: &mut ContactBuffer,
-    hits: &mut Vec<Hit>,
+    mut buffers: PushBuffers<'_>,
 ) -> (u32, PushbackSummary) {
+    let Moving { pose, velocity } = stack;
     let settings = &ctx.motor.settings;
     let max_len = settings.max_substep_fraction * ctx.motor.stack.min_radius();
     let distance = velocity.norm() * dt;
@@ -185,7 +177,13 @@ pub fn move_substepped(
         let motion = *velocity * h;
         let from = *pose;
         pose.position += motion;
-        let s = pushback(ctx, pose, velocity, mode, &motion, contacts, hits);
+        let s = pushback(
+            ctx,
+            Moving::new(pose, velocity),
+            mode,
+            &motion,
+            buffers.reborrow(),
+        );
         if s.exhausted {
             hold_if_deeper(ctx, pose, &from, velocity, &motion);
         }

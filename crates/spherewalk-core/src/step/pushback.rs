@@ -107,6 +107,46 @@ impl ContactBuffer {
     }
 }
 
+/// The buffers a pushback pass writes: the contact scratch (which also carries a step's
+/// recovery budget and clear-pose memo) and the list each resolved contact is appended to
+/// (at most [`MAX_HITS`]).
+pub struct PushBuffers<'a> {
+    /// Scratch reused from pass to pass.
+    pub contacts: &'a mut ContactBuffer,
+    /// The contacts resolved, appended in order.
+    pub hits: &'a mut Vec<Hit>,
+}
+
+impl<'a> PushBuffers<'a> {
+    /// Buffers over `contacts` and `hits`.
+    pub fn new(contacts: &'a mut ContactBuffer, hits: &'a mut Vec<Hit>) -> Self {
+        Self { contacts, hits }
+    }
+
+    /// The same buffers, borrowed again for one more call.
+    pub fn reborrow(&mut self) -> PushBuffers<'_> {
+        PushBuffers {
+            contacts: self.contacts,
+            hits: self.hits,
+        }
+    }
+}
+
+/// The stack a phase moves: its pose and its velocity, which a push changes together.
+pub struct Moving<'a> {
+    /// Where the stack is (world).
+    pub pose: &'a mut Pose,
+    /// Its velocity (m/s, world); a push removes the part into what it pushes out of.
+    pub velocity: &'a mut Vec3,
+}
+
+impl<'a> Moving<'a> {
+    /// The stack at `pose` moving at `velocity`.
+    pub fn new(pose: &'a mut Pose, velocity: &'a mut Vec3) -> Self {
+        Self { pose, velocity }
+    }
+}
+
 /// Most earlier constraints a pass remembers.
 const MAX_EARLIER: usize = 16;
 
@@ -173,19 +213,22 @@ const PUSH_CAP: Real = 1.732_050_8;
 /// normal. Iterations repeat until the deepest penetration is below the tolerance or the
 /// budget is spent ([`PushbackSummary::exhausted`]). With a penetration recovery speed set,
 /// the pass moves at most `motion`'s length plus what is left of the step's recovery budget
-/// (kept in `buffer`: a step sets it to `penetration_recovery_speed * dt` at its start; a
+/// (kept in the contact buffer: a step sets it to `penetration_recovery_speed * dt` at its start; a
 /// buffer no step set has none, and recovery is not limited), and spends from it what it
 /// moves beyond that length: an overlap the character did not move into is left at that
 /// speed.
 pub fn pushback(
     ctx: &StepContext<'_>,
-    pose: &mut Pose,
-    velocity: &mut Vec3,
+    stack: Moving<'_>,
     mode: PushMode,
     motion: &Vec3,
-    buffer: &mut ContactBuffer,
-    hits: &mut Vec<Hit>,
+    buffers: PushBuffers<'_>,
 ) -> PushbackSummary {
+    let Moving { pose, velocity } = stack;
+    let PushBuffers {
+        contacts: buffer,
+        hits,
+    } = buffers;
     let settings = &ctx.motor.settings;
     let tol = settings.penetration_tolerance;
     let up = pose.up();

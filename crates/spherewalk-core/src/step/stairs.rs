@@ -4,9 +4,8 @@
 
 use super::ground::probe_ground;
 use super::movement::move_substepped;
-use super::pushback::{ContactBuffer, PushMode, max_penetration};
+use super::pushback::{Moving, PushBuffers, PushMode, max_penetration};
 use super::{Step, StepContext};
-use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::settings::UpFrame;
@@ -35,21 +34,17 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     if s.mode == PushMode::Grounded && pass.blocked_speed > BLOCKED_SPEED {
         let dt = s.input.dt;
         let want = project_on_plane(&s.input.intent.velocity, &s.start.up()) + s.carry.velocity;
-        let trial = (&mut s.scratch.contacts, &mut s.scratch.trial_hits);
+        let trial = PushBuffers::new(&mut s.scratch.contacts, &mut s.scratch.trial_hits);
         // Nothing can be stood on past a collider flagged not walkable (another character's
         // body): the step offset is not tried against it. A crushed stack has no room to
         // rise either.
         let step = if pass.blocked_walkable && !pass.crushed {
-            let displacement = want * dt;
-            try_step_up(
-                ctx,
-                &s.start,
-                s.pose,
-                pass.blocked_by,
-                &displacement,
-                dt,
-                trial,
-            )
+            let blocked = Blocked {
+                start: s.start,
+                at: *s.pose,
+                by: pass.blocked_by,
+            };
+            try_step_up(ctx, &blocked, &(want * dt), dt, trial)
         } else {
             None
         };
@@ -64,6 +59,17 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     s.scratch.trial_hits.clear();
 }
 
+/// A grounded move that something stopped, as the step offset sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Blocked {
+    /// The pose before the move (world).
+    pub start: Pose,
+    /// Where the plain move stopped (world).
+    pub at: Pose,
+    /// The surface normal (world) of what stopped it, if known.
+    pub by: Option<UnitVec3>,
+}
+
 /// A successful step offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepUp {
@@ -73,30 +79,30 @@ pub struct StepUp {
     pub rise: Real,
 }
 
-/// Tries to climb an obstacle that blocked a grounded move: from `start` (the pose before the
-/// move) rise by up to the step height, move by `displacement` (m, world, along the ground)
-/// with every up-facing contact acting as a wall, then drop onto what lies below.
+/// Tries to climb an obstacle that blocked a grounded move: from `blocked.start` (the pose
+/// before the move) rise by up to the step height, move by `displacement` (m, world, along
+/// the ground, over `dt` s) with every up-facing contact acting as a wall, then drop onto what
+/// lies below.
 ///
 /// The step is kept only when the landing is stable, the feet rise by at least 5 mm, the
 /// contact on top of the obstacle is no higher than the step height, the landing is further
-/// along the move than `blocked` (the pose the plain move reached), and the top stays stable
-/// and level for `min_step_depth` ahead. `blocked_by` is the surface normal (world) of what
-/// stopped the plain move. A move stopped within 60 degrees of head-on whose forward move is
+/// along the move than `blocked.at` (the pose the plain move reached), and the top stays
+/// stable and level for `min_step_depth` ahead. `blocked.by` is the surface normal (world)
+/// of what stopped the plain move. A move stopped within 60 degrees of head-on whose forward move is
 /// too short to land the round feet on the tread (slow walking, high step rates, or a riser
 /// met late in the move) is retried with the least forward move that does.
 pub fn try_step_up(
     ctx: &StepContext<'_>,
-    start: &Pose,
-    blocked: &Pose,
-    blocked_by: Option<UnitVec3>,
+    blocked: &Blocked,
     displacement: &Vec3,
     dt: Real,
-    scratch: (&mut ContactBuffer, &mut Vec<Hit>),
+    mut buffers: PushBuffers<'_>,
 ) -> Option<StepUp> {
+    let (start, blocked_by) = (&blocked.start, blocked.by);
+    let blocked = &blocked.at;
     let settings = &ctx.motor.settings;
     let dir = UnitVec3::try_new(*displacement, 1e-6)?;
     let lift = free_rise(ctx, start, settings.step_height)?;
-    let (contacts, hits) = scratch;
     let forward = displacement.norm();
     let trial = Trial {
         start,
@@ -121,7 +127,7 @@ pub fn try_step_up(
     } else {
         least
     };
-    let step = trial.attempt(ctx, forward, forward < needed, (&mut *contacts, &mut *hits));
+    let step = trial.attempt(ctx, forward, forward < needed, buffers.reborrow());
     if step.is_some() || forward >= needed || !(stopped || facing >= HEAD_ON) {
         return step;
     }
@@ -137,7 +143,7 @@ pub fn try_step_up(
     if !top.is_some_and(|(k, hit)| ctx.stable(k, &hit.normal, &up)) {
         return None;
     }
-    trial.attempt(ctx, needed, false, (contacts, hits))
+    trial.attempt(ctx, needed, false, buffers)
 }
 
 /// One step-offset attempt: what [`try_step_up`] tries, for a given forward distance.
@@ -159,23 +165,15 @@ impl Trial<'_> {
         ctx: &StepContext<'_>,
         forward: Real,
         walkable_contact: bool,
-        scratch: (&mut ContactBuffer, &mut Vec<Hit>),
+        buffers: PushBuffers<'_>,
     ) -> Option<StepUp> {
         let settings = &ctx.motor.settings;
         let up = self.start.up();
         let mut pose = *self.start;
         pose.position += up.into_inner() * self.lift;
         let mut velocity = self.dir.into_inner() * (forward / self.dt);
-        let (contacts, hits) = scratch;
-        move_substepped(
-            ctx,
-            &mut pose,
-            &mut velocity,
-            self.dt,
-            PushMode::Walls,
-            contacts,
-            hits,
-        );
+        let stack = Moving::new(&mut pose, &mut velocity);
+        move_substepped(ctx, stack, self.dt, PushMode::Walls, buffers);
         let ground = probe_ground(ctx, &pose, self.lift)?;
         if !ground.stable || (walkable_contact && ground.contact_normal.dot(&up) < ctx.cos_slope) {
             return None;
