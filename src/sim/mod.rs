@@ -443,9 +443,12 @@ impl Sim {
             }
             None => geometry,
         };
+        // The gravity fields, once for the characters' steps and the bodies'.
+        let fields = systems::gravity_fields(&self.ecs);
         {
             phase!("spherewalk: characters");
-            systems::step_characters(&mut self.ecs, geometry, hooks, dt, self.parallel);
+            let parallel = self.parallel;
+            systems::step_characters(&mut self.ecs, geometry, hooks, &fields, dt, parallel);
         }
         {
             phase!("spherewalk: separation and pads");
@@ -455,7 +458,6 @@ impl Sim {
         #[cfg(feature = "rapier")]
         if let Some(p) = self.physics.as_mut() {
             phase!("spherewalk: dynamic bodies");
-            let fields = systems::gravity_fields(&self.ecs);
             physics::step_physics(&mut self.ecs, p, &self.collision, &fields, dt);
         }
         phase!("spherewalk: events");

@@ -40,15 +40,16 @@ type Item<'a> = (
 );
 
 /// Steps every character by `dt` seconds: remembers the previous pose, then runs the motor
-/// under the gravity at its feet ([`Character::gravity_point`]), with the game's contact `hooks`.
+/// under the gravity of `fields` at its feet ([`Character::gravity_point`]), with the game's
+/// contact `hooks`.
 pub fn step_characters(
     world: &mut World,
     collision: &dyn Geometry,
     hooks: &(dyn ContactHooks + Sync),
+    fields: &GravityFields,
     dt: Real,
     parallel: bool,
 ) {
-    let fields = gravity_fields(world);
     let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
     // One scratch per thread, hot in cache, rather than one per character.
     let step_one = |scratch: &mut StepScratch, item: &mut Item<'_>| {

@@ -157,7 +157,7 @@ pub mod motor {
 pub mod phases {
     pub use crate::step::{
         Blocked, ClampRules, ContactBuffer, Landing, MAX_HITS, MAX_SUBSTEPS, Moving, PushBuffers,
-        PushMode, PushbackSummary, StepContext, StepUp, clamp_to_ground, max_penetration,
+        PushMode, PushbackSummary, StepContext, StepUp, Wall, clamp_to_ground, max_penetration,
         move_substepped, movement_velocity, probe_ground, pushback, surface_normal_at, target_up,
         try_step_up, turn_up, yaw,
     };

@@ -36,6 +36,7 @@ pub use report::{InputFlags, StepReport};
 pub use resize::ResizeError;
 pub use sanitize::MAX_GRAVITY;
 pub use scratch::StepScratch;
+pub use solver::Wall;
 pub use stairs::{Blocked, StepUp, try_step_up};
 
 use crate::contact::GroundState;

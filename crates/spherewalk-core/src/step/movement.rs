@@ -191,11 +191,7 @@ pub fn move_substepped(
         total.pushes += s.pushes;
         total.exhausted |= s.exhausted;
         total.crushed |= s.crushed;
-        if s.blocked_speed > total.blocked_speed {
-            total.blocked_speed = s.blocked_speed;
-            total.blocked_by = s.blocked_by;
-            total.blocked_walkable = s.blocked_walkable;
-        }
+        total.wall.keep_stronger(s.wall);
     }
     (count, total)
 }

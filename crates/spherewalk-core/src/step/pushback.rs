@@ -4,7 +4,7 @@
 use super::StepContext;
 use super::contacts::collect_contacts;
 use super::escape::{Touching, escape, free_length};
-use super::solver::{Constraint, balance_push, clip_velocity, solve_push};
+use super::solver::{Constraint, Wall, balance_push, clip_velocity, solve_push};
 use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
@@ -41,14 +41,10 @@ pub struct PushbackSummary {
     pub iterations: u32,
     /// Number of pushes applied.
     pub pushes: u32,
-    /// Surface normal (world) of the contact that removed the most velocity while acting as a
-    /// wall, if any: what blocked the move.
-    pub blocked_by: Option<UnitVec3>,
-    /// Velocity removed by that blocking contact (m/s, >= 0).
-    pub blocked_speed: Real,
-    /// True when that blocking contact's collider may be stood on: false for a collider
-    /// flagged not walkable (another character's body), which the step offset never climbs.
-    pub blocked_walkable: bool,
+    /// The contact that removed the most velocity while acting as a wall: what blocked the
+    /// move. Its collider is not walkable for another character's body, which the step
+    /// offset never climbs.
+    pub wall: Wall,
     /// True when the iteration budget ran out with a penetration still above the tolerance:
     /// the solve was degraded (squeezed between solids, or an impossible overlap).
     pub exhausted: bool,
@@ -289,11 +285,7 @@ pub fn pushback(
         rules.risen += d.dot(&up);
         let clip = clip_velocity(velocity, &buffer.selected, &up);
         summary.pushes += buffer.selected.len() as u32;
-        if clip.blocked_speed > summary.blocked_speed {
-            summary.blocked_speed = clip.blocked_speed;
-            summary.blocked_by = clip.blocked_by;
-            summary.blocked_walkable = clip.blocked_walkable;
-        }
+        summary.wall.keep_stronger(clip);
         if partial && ctx.bounds.is_some() {
             buffer.reached_edge = true;
         }

@@ -210,28 +210,41 @@ fn solve_active(cs: &[Constraint], active: &[usize]) -> Option<(Vec3, [Real; MAX
     Some((d, lambdas))
 }
 
-/// What [`clip_velocity`] found.
+/// The wall that removed the most velocity from a move: what blocked it. Velocity clips,
+/// pushback passes and substepped moves each keep the strongest one they meet.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Clip {
-    /// Surface normal (world) of the wall that removed the most velocity, if any.
-    pub blocked_by: Option<UnitVec3>,
-    /// Velocity that wall removed (m/s, >= 0).
-    pub blocked_speed: Real,
-    /// That wall's collider may be stood on (see [`Constraint::walkable`]).
-    pub blocked_walkable: bool,
+pub struct Wall {
+    /// Its surface normal (world), if any wall removed velocity.
+    pub normal: Option<UnitVec3>,
+    /// The velocity it removed (m/s, >= 0).
+    pub speed: Real,
+    /// Its collider may be stood on (the collider's walkable flag), so the step offset may
+    /// climb it.
+    pub walkable: bool,
+}
+
+impl Wall {
+    /// Keeps `other` when it removed more velocity than this one.
+    pub(crate) fn keep_stronger(&mut self, other: Wall) {
+        if other.speed > self.speed {
+            *self = other;
+        }
+    }
 }
 
 /// Removes from `v` (m/s, world) the parts pointing into the constraints: each in turn, then
 /// along the crease of two it still presses into, then to rest. Lifting constraints never
 /// slow the character; steep ones never add upward speed.
-pub(crate) fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3) -> Clip {
-    let mut clip = Clip::default();
+pub(crate) fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3) -> Wall {
+    let mut clip = Wall::default();
     for c in cs {
         let removed = remove_velocity(v, c, up);
-        if c.as_wall && removed > clip.blocked_speed {
-            clip.blocked_speed = removed;
-            clip.blocked_by = Some(c.surface_normal);
-            clip.blocked_walkable = c.walkable;
+        if c.as_wall {
+            clip.keep_stronger(Wall {
+                normal: Some(c.surface_normal),
+                speed: removed,
+                walkable: c.walkable,
+            });
         }
     }
     let presses = |c: &Constraint, v: &Vec3| !c.lifts && v.dot(&c.dir) < -PRESS_EPS;

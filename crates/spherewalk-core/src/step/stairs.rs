@@ -31,18 +31,18 @@ const BLOCKED_SPEED: Real = 1e-3;
 /// not step up latches the wall, which the next step's up frame turns to climb.
 pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     let pass = s.moved;
-    if s.mode == PushMode::Grounded && pass.blocked_speed > BLOCKED_SPEED {
+    if s.mode == PushMode::Grounded && pass.wall.speed > BLOCKED_SPEED {
         let dt = s.input.dt;
         let want = project_on_plane(&s.input.intent.velocity, &s.start.up()) + s.carry.velocity;
         let trial = PushBuffers::new(&mut s.scratch.contacts, &mut s.scratch.trial_hits);
         // Nothing can be stood on past a collider flagged not walkable (another character's
         // body): the step offset is not tried against it. A crushed stack has no room to
         // rise either.
-        let step = if pass.blocked_walkable && !pass.crushed {
+        let step = if pass.wall.walkable && !pass.crushed {
             let blocked = Blocked {
                 start: s.start,
                 at: *s.pose,
-                by: pass.blocked_by,
+                by: pass.wall.normal,
             };
             try_step_up(ctx, &blocked, &(want * dt), dt, trial)
         } else {
@@ -53,7 +53,7 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
             s.report.stepped_up = step.rise;
             s.velocity = want;
         } else if s.motor.settings().up_frame == UpFrame::Surface {
-            s.state.wall_normal = pass.blocked_by;
+            s.state.wall_normal = pass.wall.normal;
         }
     }
     s.scratch.trial_hits.clear();
