@@ -2,9 +2,9 @@
 //! phase's looks around the feet share.
 
 use super::StepContext;
-use crate::math::{Point3, Real, Vec3};
+use crate::math::{Point3, Real};
 use crate::world::SurfacePoint;
-use parry3d::bounding_volume::Aabb;
+use crate::world::sphere_box;
 
 /// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
 /// point, deepest first (ties by index, so the order is deterministic). `from` is where the
@@ -23,8 +23,7 @@ pub(super) fn collect_contacts(
 ) -> Real {
     out.clear();
     let mut deepest: Real = 0.0;
-    let r = Vec3::repeat(radius);
-    let bounds = Aabb::new(centre - r, centre + r);
+    let bounds = sphere_box(centre, radius);
     for (k, prim) in ctx.prims.iter().enumerate() {
         if !crate::world::boxes_overlap_counted(&prim.aabb, &bounds) {
             continue;
@@ -53,8 +52,7 @@ pub(super) fn surface_near<'c>(
     centre: Point3,
     reach: Real,
 ) -> impl Iterator<Item = (usize, SurfacePoint)> + 'c {
-    let r = Vec3::repeat(reach);
-    let bounds = Aabb::new(centre - r, centre + r);
+    let bounds = sphere_box(&centre, reach);
     ctx.prims
         .iter()
         .enumerate()

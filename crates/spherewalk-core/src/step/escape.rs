@@ -8,8 +8,9 @@ use super::StepContext;
 use super::contacts::collect_contacts;
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
+use crate::world::sphere_box;
 use crate::world::{Primitive, SurfacePoint};
-use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::bounding_volume::BoundingVolume;
 
 /// A contact whose normal points against the escape by more than this (cosine) lies ahead of
 /// the sphere: moving on would cross it, so that direction is refused. Contacts facing along
@@ -282,8 +283,7 @@ pub(super) fn free_length(
     for sphere in ctx.motor.stack.spheres() {
         let start = pose.centre_at(sphere.offset_local) + offset;
         let end = start + dir.into_inner() * free;
-        let r = Vec3::repeat(sphere.radius);
-        let swept = Aabb::new(start - r, start + r).merged(&Aabb::new(end - r, end + r));
+        let swept = sphere_box(&start, sphere.radius).merged(&sphere_box(&end, sphere.radius));
         collect_contacts(ctx, &start, &start, sphere.radius, -tol, scratch);
         for (k, prim) in ctx.prims.iter().enumerate() {
             if !crate::world::boxes_overlap(&prim.aabb, &swept) {

@@ -543,6 +543,14 @@ impl CollisionWorld {
     }
 }
 
+/// The bounding box (world, m) of a sphere of `radius` (m) at `centre` (world): the cube of
+/// half-width `radius` about it.
+#[inline]
+pub(crate) fn sphere_box(centre: &crate::math::Point3, radius: Real) -> Aabb {
+    let r = Vec3::repeat(radius);
+    Aabb::new(centre - r, centre + r)
+}
+
 /// [`boxes_overlap`] with all six comparisons made and counted, without a branch: quicker
 /// in loops where no test predicts the answer, slower where the first tests mostly decide.
 /// It serves the cell grid's scan, a compound's parts, and each sphere's test of the step's

@@ -4,6 +4,7 @@
 //! (closest point, sphere cast, ray cast) is in `measure.rs`.
 
 use super::closest::{DEGENERATE, SurfacePoint};
+use super::sphere_box;
 use super::{ColliderId, CollisionWorld};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
 use parry3d::bounding_volume::Aabb;
@@ -302,9 +303,10 @@ impl SolidKind {
 
     /// A ball of `radius` (m) centred at `centre` (world, m) and its bounding box.
     fn ball_at(centre: Point3, radius: Real) -> (PrimitiveShape, Aabb) {
-        let r = Vec3::repeat(radius);
-        let aabb = Aabb::new(centre - r, centre + r);
-        (PrimitiveShape::Ball { centre, radius }, aabb)
+        (
+            PrimitiveShape::Ball { centre, radius },
+            sphere_box(&centre, radius),
+        )
     }
 
     /// The primitive shape of this solid at `pose` (world) and its bounding box (world, m).

@@ -1,5 +1,6 @@
 //! Whole-world queries built on primitives: closest point, sphere cast and ray cast.
 
+use super::sphere_box;
 use super::{ColliderId, CollisionWorld, Geometry, Primitive, QueryFilter, SurfacePoint};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
@@ -34,11 +35,6 @@ pub struct RayHit {
 
 /// Half-width (m) given to a ray's bounding box (see [`swept_box`]).
 const RAY_BOX_MARGIN: Real = 1e-4;
-
-fn sphere_box(centre: &Point3, radius: Real) -> Aabb {
-    let r = Vec3::repeat(radius);
-    Aabb::new(centre - r, centre + r)
-}
 
 pub(crate) fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: Real) -> Aabb {
     let end = start + dir.into_inner() * distance;
