@@ -28,9 +28,7 @@ pub(super) fn collect_contacts(
         if !crate::world::boxes_overlap_counted(&prim.aabb, &bounds) {
             continue;
         }
-        if let Some(sp) = ctx.world.primitive_closest(prim, centre, radius)
-            && prim.holds(&sp, from)
-        {
+        if let Some(sp) = ctx.world.held_contact(prim, centre, radius, from) {
             let depth = radius - sp.distance;
             deepest = deepest.max(depth);
             if depth > tol {

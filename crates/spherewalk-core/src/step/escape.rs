@@ -172,10 +172,9 @@ impl Pair<'_> {
     /// Penetration (m, > 0 overlapping) of the sphere centred at `centre`; 0 when apart or
     /// when a one-sided face does not hold it.
     fn depth(&self, ctx: &StepContext<'_>, centre: &Point3) -> Real {
-        match ctx.world.primitive_closest(self.prim, centre, self.radius) {
-            Some(sp) if self.prim.holds(&sp, &self.from) => self.radius - sp.distance,
-            _ => 0.0,
-        }
+        ctx.world
+            .held_contact(self.prim, centre, self.radius, &self.from)
+            .map_or(0.0, |sp| self.radius - sp.distance)
     }
 
     /// How far (m) the sphere at `centre`, overlapping as `sp` says, moves along unit `dir`

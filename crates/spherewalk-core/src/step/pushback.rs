@@ -567,12 +567,10 @@ fn still_overlapping(
         let start = pose.centre_along(&rules.up, sphere.offset_local);
         let centre = start + d;
         let prim = &ctx.prims[f.prim];
-        let Some(sp) = ctx.world.primitive_closest(prim, &centre, sphere.radius) else {
+        let from = start - rules.motion;
+        let Some(sp) = ctx.world.held_contact(prim, &centre, sphere.radius, &from) else {
             continue;
         };
-        if !prim.holds(&sp, &(start - rules.motion)) {
-            continue;
-        }
         let depth = sphere.radius - sp.distance;
         if depth > tol && worst.is_none_or(|(w, _)| depth > w) {
             let c = if sp.contact_normal.dot(&original.normal) < 0.0 {

@@ -19,6 +19,21 @@ const GRAZING: Real = 0.05;
 /// Queries on one primitive, for any backend: closed forms for triangles, balls, cuboids and
 /// capsules; parry for other solids, reached through [`Geometry::solid_shape`].
 impl dyn Geometry + '_ {
+    /// The contact of a sphere of `radius` (m) centred at `centre` (world) with `prim`: its
+    /// closest point within `radius`, if the primitive holds it ([`Primitive::holds`]: not a
+    /// centre behind a one-sided face it did not cross from `from`). The sphere's depth is
+    /// `radius - distance`.
+    pub(crate) fn held_contact(
+        &self,
+        prim: &Primitive,
+        centre: &Point3,
+        radius: Real,
+        from: &Point3,
+    ) -> Option<SurfacePoint> {
+        self.primitive_closest(prim, centre, radius)
+            .filter(|sp| prim.holds(sp, from))
+    }
+
     /// Closest point of `prim` to `query` (world, m), if the signed distance is at most
     /// `max_distance` and, behind a one-sided triangle, no deeper than `max_distance`.
     pub fn primitive_closest(

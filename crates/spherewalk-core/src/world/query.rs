@@ -55,10 +55,8 @@ fn deepest_of_sphere(
     prims
         .iter()
         .filter(|p| super::boxes_overlap_counted(&p.aabb, &bounds))
-        .filter_map(|p| {
-            let sp = world.primitive_closest(p, centre, radius)?;
-            p.holds(&sp, centre).then_some(radius - sp.distance)
-        })
+        .filter_map(|p| world.held_contact(p, centre, radius, centre))
+        .map(|sp| radius - sp.distance)
         .fold(0.0, Real::max)
 }
 
