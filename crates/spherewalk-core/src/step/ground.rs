@@ -82,6 +82,14 @@ fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
     landing
 }
 
+/// How much (m) a sphere of `radius` (m) is shrunk for a probing cast along up or down (the
+/// ground probe, the step offset's free rise): half the skin width `skin` (m), at most half
+/// the radius, so that faces the true sphere merely touches at its side, a wall beside it,
+/// do not stop the cast at its start.
+pub(super) fn probe_shrink(skin: Real, radius: Real) -> Real {
+    (0.5 * skin).min(0.5 * radius)
+}
+
 /// Casts the feet sphere along -up from its current place, up to `max_distance` (m) below it,
 /// and describes the ground found: contact point and normal, the face's surface normal, the
 /// slope angle against up, whether it is stable, and the gap (m) before touching.
@@ -93,7 +101,7 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
     let up = pose.up();
     let feet = ctx.motor.stack.feet();
     let skin = settings.skin_width;
-    let shrink = (0.5 * skin).min(0.5 * feet.radius);
+    let shrink = probe_shrink(skin, feet.radius);
     let start = pose.centre_at(feet.offset_local + skin);
     let down = -up;
     let reach = skin + shrink + max_distance;

@@ -2,7 +2,7 @@
 //! grounded move was blocked; in `Surface` mode a blocking wall that is not a stair is
 //! climbed instead.
 
-use super::ground::probe_ground;
+use super::ground::{probe_ground, probe_shrink};
 use super::movement::move_substepped;
 use super::pushback::{Moving, PushBuffers, PushMode, max_penetration};
 use super::{Step, StepContext};
@@ -206,7 +206,7 @@ fn free_rise(ctx: &StepContext<'_>, pose: &Pose, height: Real) -> Option<Real> {
     let up = pose.up();
     let mut rise = height;
     for sphere in ctx.motor.stack.spheres() {
-        let shrink = (0.5 * skin).min(0.5 * sphere.radius);
+        let shrink = probe_shrink(skin, sphere.radius);
         let centre = pose.centre_at(sphere.offset_local);
         let radius = sphere.radius - shrink;
         if let Some((_, hit)) =
