@@ -7,22 +7,14 @@ use crate::contact::GroundState;
 use crate::math::{Point3, Quat, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::settings::{UpFrame, fixed_up};
-use crate::state::{MotorState, MoveIntent};
+use crate::state::{MotorState, MoveIntent, StepInput};
 
 /// The up frame phase of the step: turns up toward [`target_up`] about [`pivot`] by at most
 /// [`turn_limit`], applies the intent's yaw and facing turn, and resolves what the turn swept
 /// into. Starts the step's velocity from the state's, clipped by that pushback.
 pub(super) fn up_frame(ctx: &StepContext<'_>, s: &mut Step<'_>) {
-    let (motor, dt) = (s.motor, s.input.dt);
-    let target = target_up(
-        &motor.settings().up_frame,
-        s.pose,
-        s.state,
-        &s.input.gravity,
-    );
-    let pivot = pivot(motor, s.pose, s.state);
-    let limit = turn_limit(motor, s.pose, s.state, dt);
-    s.report.up_turned = turn_up(s.pose, &pivot, &target, limit);
+    let (turn, dt) = (s.turn, s.input.dt);
+    s.report.up_turned = turn_up(s.pose, &turn.pivot, &turn.target, turn.limit);
     let intent = &s.input.intent;
     yaw(
         s.pose,
@@ -37,12 +29,33 @@ pub(super) fn up_frame(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     }
 }
 
+/// The up frame's turn for one step, worked out once where the step starts: the gather
+/// phase's region reaches as far as it sweeps, and the up frame phase makes it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Turn {
+    /// The up to turn toward ([`target_up`]).
+    pub target: UnitVec3,
+    /// The point (world, m) to turn about ([`pivot`]).
+    pub pivot: Point3,
+    /// The most to turn (rad, [`turn_limit`]).
+    pub limit: Real,
+}
+
+/// The turn of a step that starts at `pose` with `state` under `input`.
+pub(super) fn plan_turn(motor: &Motor, pose: &Pose, state: &MotorState, input: &StepInput) -> Turn {
+    Turn {
+        target: target_up(&motor.settings().up_frame, pose, state, &input.gravity),
+        pivot: pivot(motor, pose, state),
+        limit: turn_limit(motor, pose, state, input.dt),
+    }
+}
+
 /// The most the up may turn this step (rad): `up_turn_rate * dt`, or, for grounded feet
 /// rolling over the ground, as far as they roll (speed along the ground times `dt` over the
 /// feet radius) when that is more: round a sharp edge the ground's normal turns as fast as
 /// the feet roll, 10 rad/s for 0.15 m feet at 1.5 m/s, and an up that lags it leaves the
 /// edge.
-pub(super) fn turn_limit(motor: &Motor, pose: &Pose, state: &MotorState, dt: Real) -> Real {
+fn turn_limit(motor: &Motor, pose: &Pose, state: &MotorState, dt: Real) -> Real {
     let rate = motor.settings().up_turn_rate * dt;
     if state.ground != GroundState::Grounded {
         return rate;
@@ -57,7 +70,7 @@ pub(super) fn turn_limit(motor: &Motor, pose: &Pose, state: &MotorState, dt: Rea
 /// the corner against the wall and the body swings away from it, where turning about the
 /// floor contact would roll them away from the wall, unblock the next move and give the turn
 /// up.
-pub(super) fn pivot(motor: &Motor, pose: &Pose, state: &MotorState) -> Point3 {
+fn pivot(motor: &Motor, pose: &Pose, state: &MotorState) -> Point3 {
     match (state.ground, state.ground_hit, state.wall_normal) {
         (GroundState::Grounded, Some(hit), None) => hit.point,
         _ => pose.centre_at(motor.stack().feet().offset_local),

@@ -1,7 +1,6 @@
 //! Gather: the step's region (everything the phases can reach from where the character is)
 //! and the primitives in it that the game's hooks keep.
 
-use super::frame::{pivot, target_up, turn_limit};
 use super::{Motor, Step};
 use crate::hooks::Candidate;
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
@@ -40,9 +39,9 @@ pub(super) fn gather(s: &mut Step<'_>, bounds: &Aabb, prims: &mut Vec<Primitive>
     });
 }
 
-/// The region (world, m) a step may touch anything in: the stack's bounding box at `pose`,
-/// grown by how far any phase can take a sphere or look from it. `carried` is what the ground
-/// carries the character by (m/s, world).
+/// The region (world, m) a step may touch anything in: the stack's bounding box where the
+/// step starts, grown by how far any phase can take a sphere or look from it. `carried` below
+/// is what the ground carries the character by (m/s, world).
 ///
 /// Every direction gets the move (`speed * dt`, the speed capped at `max_speed`), the chord
 /// the up frame's turn sweeps (the turn toward this step's target up, at most the turn limit,
@@ -53,38 +52,32 @@ pub(super) fn gather(s: &mut Step<'_>, bounds: &Aabb, prims: &mut Vec<Primitive>
 /// and the ground probe's reach (`ground_clamp_distance` plus twice the skin width) below. A
 /// push out of an overlap the character did not move into can go further: [`reached`] notices
 /// a stack ending near the region's edge, and the step runs again over the [`wide`] region.
-pub(super) fn tight(
-    motor: &Motor,
-    pose: &Pose,
-    state: &MotorState,
-    input: &StepInput,
-    carried: &Vec3,
-) -> Aabb {
-    let s = motor.settings();
+pub(super) fn tight(s: &Step<'_>) -> Aabb {
+    let (motor, pose, input) = (s.motor, &*s.pose, &s.input);
+    let carried = &s.carry.velocity;
+    let settings = motor.settings();
     let stack_shape = motor.stack();
-    let speed = speed(motor, state, input, carried.norm());
-    let pivot = pivot(motor, pose, state);
+    let speed = speed(motor, s.state, input, carried.norm());
     let stack = stack_box(motor, pose, 0.0);
     let arm = pose
         .sphere_centres(stack_shape)
         .zip(stack_shape.spheres())
-        .map(|(centre, sphere)| (centre - pivot).norm() + sphere.radius)
+        .map(|(centre, sphere)| (centre - s.turn.pivot).norm() + sphere.radius)
         .fold(0.0, Real::max);
     let up = pose.up();
     // The chord of a turn is at most its angle, and at most the distance between the two
     // unit ups.
-    let target = target_up(&s.up_frame, pose, state, &input.gravity);
-    let turn = (up.into_inner() - target.into_inner())
+    let turn = (up.into_inner() - s.turn.target.into_inner())
         .norm()
-        .min(turn_limit(motor, pose, state, input.dt))
+        .min(s.turn.limit)
         * arm;
-    let margin = speed * input.dt + turn + 2.0 * s.skin_width + REGION_SLACK;
+    let margin = speed * input.dt + turn + 2.0 * settings.skin_width + REGION_SLACK;
     let want = project_on_plane(&input.intent.velocity, &up) + carried;
     let least = motor.least_forward();
     let ahead = UnitVec3::try_new(want, 1e-6).map_or(Vec3::zeros(), |d| {
-        d.into_inner() * (2.0 * least + s.min_step_depth)
+        d.into_inner() * (2.0 * least + settings.min_step_depth)
     });
-    let rise = up.into_inner() * s.step_height;
+    let rise = up.into_inner() * settings.step_height;
     let drop = probe_drop(motor, &up);
     let zero = Vec3::zeros();
     let below = rise.inf(&drop).inf(&zero) + ahead.inf(&zero);
@@ -94,23 +87,20 @@ pub(super) fn tight(
 }
 
 /// The wide region (world, m) a step falls back on when it reached past its [`tight`] one: a
-/// cube around the position reaching the stack's height (the longest squeeze escape) plus
-/// the move, the step height, the clamp distance and twice the skin width.
-pub(super) fn wide(
-    motor: &Motor,
-    pose: &Pose,
-    state: &MotorState,
-    input: &StepInput,
-    carried: Real,
-) -> Aabb {
-    let s = motor.settings();
+/// cube around the position where the step starts, reaching the stack's height (the longest
+/// squeeze escape) plus the move, the step height, the clamp distance and twice the skin
+/// width.
+pub(super) fn wide(s: &Step<'_>) -> Aabb {
+    let motor = s.motor;
+    let settings = motor.settings();
+    let carried = s.carry.velocity.norm();
     let reach = motor.stack().height()
-        + speed(motor, state, input, carried) * input.dt
-        + s.step_height
-        + s.ground_clamp_distance
-        + 2.0 * s.skin_width;
+        + speed(motor, s.state, &s.input, carried) * s.input.dt
+        + settings.step_height
+        + settings.ground_clamp_distance
+        + 2.0 * settings.skin_width;
     let r = Vec3::repeat(reach);
-    Aabb::new(pose.position - r, pose.position + r)
+    Aabb::new(s.pose.position - r, s.pose.position + r)
 }
 
 /// True when the stack at `pose`, grown by the skin width and reaching the ground probe's

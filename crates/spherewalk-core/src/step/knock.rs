@@ -9,24 +9,24 @@ use crate::pose::Pose;
 use crate::state::MotorState;
 
 /// The state's knock when there is one to apply: non-zero and finite.
-fn usable(state: &MotorState) -> Option<Vec3> {
+pub(super) fn usable(state: &MotorState) -> Option<Vec3> {
     let k = state.knock;
     (k != Vec3::zeros() && is_finite_vec(&k)).then_some(k)
 }
 
-/// The velocity (m/s, world) the air steering starts from: `velocity` plus the knock when
-/// the character is not on stable ground.
-pub(super) fn momentum(state: &MotorState, velocity: Vec3) -> Vec3 {
-    match usable(state) {
+/// The velocity (m/s, world) the air steering starts from: `velocity` plus the usable
+/// `knock` when the character is not on stable ground.
+pub(super) fn momentum(state: &MotorState, knock: Option<Vec3>, velocity: Vec3) -> Vec3 {
+    match knock {
         Some(k) if state.ground != GroundState::Grounded => velocity + k,
         _ => velocity,
     }
 }
 
-/// What the knock adds (m/s, world) to the velocity of a character on stable ground: its
-/// part along the ground plane of `pose`'s up (a jump then takes it into the air).
-pub(super) fn slide(state: &MotorState, pose: &Pose) -> Option<Vec3> {
-    usable(state)
+/// What the usable `knock` adds (m/s, world) to the velocity of a character on stable
+/// ground: its part along the ground plane of `pose`'s up (a jump then takes it into the air).
+pub(super) fn slide(state: &MotorState, knock: Option<Vec3>, pose: &Pose) -> Option<Vec3> {
+    knock
         .filter(|_| state.ground == GroundState::Grounded)
         .map(|k| project_on_plane(&k, &pose.up()))
 }

@@ -64,6 +64,8 @@ struct Step<'s> {
     input: StepInput,
     /// What the ground carries the character by this step.
     carry: Carry,
+    /// The up frame's turn this step, planned where it starts.
+    turn: frame::Turn,
     /// Whether the character stood on stable ground when the step began.
     was_grounded: bool,
     /// The velocity (m/s, world) handed from phase to phase, written to the state at the end.
@@ -180,7 +182,7 @@ impl Motor {
         // What the ground carries the character by is known before the move, so the gathered
         // region covers it.
         let carry = carry::carried(world, hooks, pose, state, clean.dt);
-        let tight = gather::tight(self, pose, state, &clean, &carry.velocity);
+        let turn = frame::plan_turn(self, pose, state, &clean);
         let (start, start_state, flags) = (*pose, *state, report.flags);
         let mut step = Step {
             motor: self,
@@ -193,12 +195,14 @@ impl Motor {
             scratch,
             input: clean,
             carry,
+            turn,
             velocity: crate::math::Vec3::zeros(),
             start,
             mode: PushMode::Free,
             jumped: false,
             moved: PushbackSummary::default(),
         };
+        let tight = gather::tight(&step);
         if attempt(&mut step, &tight) {
             return;
         }
@@ -208,7 +212,7 @@ impl Motor {
         *step.state = start_state;
         step.report.reset();
         step.report.flags = flags;
-        let wide = gather::wide(self, &start, step.state, &clean, carry.velocity.norm());
+        let wide = gather::wide(&step);
         attempt(&mut step, &tight.merged(&wide));
     }
 }

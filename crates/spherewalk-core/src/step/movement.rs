@@ -50,13 +50,14 @@ fn own_velocity(ctx: &StepContext<'_>, s: &mut Step<'_>) -> (Vec3, bool) {
         UpFrame::Surface => -s.pose.up().into_inner() * input.gravity.norm(),
         _ => input.gravity,
     };
+    let knock = knock::usable(s.state);
     let moving = MotorState {
-        velocity: knock::momentum(s.state, s.velocity),
+        velocity: knock::momentum(s.state, knock, s.velocity),
         ..*s.state
     };
     let pulled = StepInput { gravity, ..*input };
     let (mut own, jumped) = movement_velocity(ctx, s.pose, &moving, &pulled);
-    if let Some(slide) = knock::slide(s.state, s.pose) {
+    if let Some(slide) = knock::slide(s.state, knock, s.pose) {
         own += slide;
     }
     let (own, fast) = clamp_length(&own, settings.max_speed);
