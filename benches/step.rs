@@ -27,7 +27,7 @@
 //! must look in (the spheres' bounding box grown by one step's move, speed * dt, and the skin
 //! width; speed being the larger of the carried speed plus a step of gravity and the walking
 //! speed), then
-//! `primitive_closest` (of `dyn Geometry`) for every sphere and every gathered primitive whose
+//! `closest_primitive` (of `WorldQueries`) for every sphere and every gathered primitive whose
 //! bounding box overlaps the sphere's. `spherewalk / floor` says how many such passes a motor
 //! step costs.
 //!
@@ -85,6 +85,7 @@ use spherewalk::na::{Rotation3, Translation3};
 use spherewalk::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use spherewalk::parry3d::query::Ray;
 use spherewalk::parry3d::shape::{Capsule, SharedShape, Triangle};
+use spherewalk::world::WorldQueries;
 use spherewalk::{
     ColliderDesc, CollisionWorld, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,
     Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3, backend::Geometry,
@@ -780,7 +781,7 @@ impl Floor {
                 if prim.aabb.intersects(&sphere) {
                     asked += 1;
                     let world: &dyn Geometry = &self.world;
-                    let closest = world.primitive_closest(prim, centre, *radius);
+                    let closest = world.closest_primitive(prim, centre, *radius);
                     found += usize::from(black_box(closest).is_some());
                 }
             }

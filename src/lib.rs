@@ -95,7 +95,7 @@ pub struct RuntimeDocDoctests;
 #[cfg(doctest)]
 pub struct BackendsDocDoctests;
 
-// The core's root names (the prelude, less the two the prelude adds) and its rooms, by name.
+// The core's root names (the prelude, less the three the prelude adds) and its rooms, by name.
 pub use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField,
     GravityFields, GroundState, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat,

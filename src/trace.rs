@@ -13,7 +13,8 @@
 use crate::components::{Body, Character, LastStep, Name};
 use crate::sim::Sim;
 use serde::{Deserialize, Serialize};
-use spherewalk_core::{MotorState, Pose, Real, world::QueryFilter};
+use spherewalk_core::world::{QueryFilter, WorldQueries};
+use spherewalk_core::{MotorState, Pose, Real};
 use std::io::Write;
 
 /// One character after one step (see the module docs for every field's meaning and units).

@@ -2,6 +2,7 @@
 //! planet the horizon stays level. It never goes into the scenery: a sphere cast from the look
 //! target toward the eye pulls the eye in on a hit.
 
+use spherewalk::world::WorldQueries;
 use spherewalk::{CollisionWorld, Point3, Pose, Quat, Real, UnitVec3, Vec3, na};
 
 use crate::render::View;

@@ -4,6 +4,7 @@
 
 use spherewalk::components::{Character, LastStep};
 use spherewalk::hecs::Entity;
+use spherewalk::world::WorldQueries;
 use spherewalk::{GroundState, MotorState, Point3, Pose, Real, Sim, UnitVec3, Vec3, na};
 
 use crate::render::lines::{DebugLayers, Lines};

@@ -195,6 +195,7 @@ mod tests {
     use crate::camera::{MAX_PITCH, MIN_PITCH};
     use spherewalk::components::Name;
     use spherewalk::input::Wander;
+    use spherewalk::world::WorldQueries;
     use spherewalk::{MotorState, Pose, Vec3};
     use winit::event::ElementState;
     use winit::keyboard::KeyCode;

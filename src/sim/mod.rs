@@ -20,6 +20,7 @@ use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
+use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Motor,
     MotorSettings, MotorState, MoveIntent, Pose, Real, SettingsError, SphereStack, WorldError,

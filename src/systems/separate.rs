@@ -11,6 +11,7 @@ use crate::body::CHARACTER_LAYER;
 use crate::body::sync_bodies;
 use crate::components::{Body, Character};
 use hecs::World;
+use spherewalk_core::backend::Geometry;
 use spherewalk_core::math::project_on_plane;
 use spherewalk_core::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use spherewalk_core::{

@@ -8,6 +8,7 @@ use spherewalk::scene::{
     GenerateError, MAX_HEIGHTFIELD_CELLS, MAX_LENGTH, MAX_PARTS, ObjError, Part, box_grid,
     heightfield, planet, ramp, stairs, trimesh_from_obj,
 };
+use spherewalk::world::WorldQueries;
 use spherewalk::{
     CollisionWorld, Point3, Quat, Real, UnitVec3, Vec3, math::Iso, world::QueryFilter,
     world::RayHit,

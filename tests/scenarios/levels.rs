@@ -12,6 +12,7 @@
 use spherewalk::parry3d::query::{Ray, RayCast};
 use spherewalk::parry3d::shape::TriMesh;
 use spherewalk::scene::trimesh_from_obj;
+use spherewalk::world::WorldQueries;
 use spherewalk::{
     ColliderDesc, CollisionWorld, GroundState, Motor, MotorSettings, MotorState, MoveIntent,
     Point3, Pose, Real, SphereStack, StepInput, StepReport, Vec3,

@@ -3,6 +3,7 @@
 
 use spherewalk::scene::SceneFile;
 use spherewalk::trace::{TraceRecord, records};
+use spherewalk::world::WorldQueries;
 use spherewalk::{Point3, Real, Vec3};
 use std::path::Path;
 

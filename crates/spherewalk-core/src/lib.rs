@@ -126,11 +126,12 @@ pub use parry3d;
 pub use parry3d::na;
 
 /// Everything a game needs to walk a character, for `use spherewalk_core::prelude::*`: the
-/// crate root's names, plus poses ([`math::Iso`]) to place colliders and the collision
-/// filter ([`world::QueryFilter`]).
+/// crate root's names, plus poses ([`math::Iso`]) to place colliders, the collision filter
+/// ([`world::QueryFilter`]) and the world's queries ([`world::WorldQueries`]: closest point,
+/// casts, penetration depths).
 pub mod prelude {
     pub use crate::math::Iso;
-    pub use crate::world::QueryFilter;
+    pub use crate::world::{QueryFilter, WorldQueries};
     pub use crate::{
         ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField,
         GravityFields, GroundState, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose,
@@ -164,11 +165,13 @@ pub mod phases {
 }
 
 /// What a collision backend implements for the motor to move through ([`backend::Geometry`]:
-/// the primitives near a box, the shape behind a solid primitive, a collider's motion), and
-/// the helpers that turn parry shapes into primitives.
+/// the primitives near a box, the shape behind a solid primitive, a collider's motion), the
+/// helpers that turn parry shapes into primitives, and the queries every backend then answers
+/// ([`backend::WorldQueries`]).
 pub mod backend {
     pub use crate::world::geometry::{
         ColliderMotion, Geometry, boxes_overlap, shape_primitives, solid_part,
     };
     pub use crate::world::primitive::{Primitive, PrimitiveShape};
+    pub use crate::world::query::WorldQueries;
 }

@@ -3,8 +3,8 @@
 
 use super::StepContext;
 use crate::math::{Point3, Real};
-use crate::world::SurfacePoint;
 use crate::world::sphere_box;
+use crate::world::{SurfacePoint, WorldQueries, measure};
 
 /// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
 /// point, deepest first (ties by index, so the order is deterministic). `from` is where the
@@ -28,7 +28,7 @@ pub(super) fn collect_contacts(
         if !crate::world::boxes_overlap_counted(&prim.aabb, &bounds) {
             continue;
         }
-        if let Some(sp) = ctx.world.held_contact(prim, centre, radius, from) {
+        if let Some(sp) = measure::held_contact(ctx.world, prim, centre, radius, from) {
             let depth = radius - sp.distance;
             deepest = deepest.max(depth);
             if depth > tol {
@@ -57,7 +57,7 @@ pub(super) fn surface_near<'c>(
         .filter(move |(_, prim)| crate::world::boxes_overlap(&prim.aabb, &bounds))
         .filter_map(move |(k, prim)| {
             ctx.world
-                .primitive_closest(prim, &centre, reach)
+                .closest_primitive(prim, &centre, reach)
                 .filter(|sp| prim.holds(sp, &centre))
                 .map(|sp| (k, sp))
         })

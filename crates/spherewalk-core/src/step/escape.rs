@@ -9,7 +9,7 @@ use super::contacts::collect_contacts;
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::world::sphere_box;
-use crate::world::{Primitive, SurfacePoint};
+use crate::world::{Primitive, SurfacePoint, WorldQueries, measure};
 use parry3d::bounding_volume::BoundingVolume;
 
 /// A contact whose normal points against the escape by more than this (cosine) lies ahead of
@@ -172,8 +172,7 @@ impl Pair<'_> {
     /// Penetration (m, > 0 overlapping) of the sphere centred at `centre`; 0 when apart or
     /// when a one-sided face does not hold it.
     fn depth(&self, ctx: &StepContext<'_>, centre: &Point3) -> Real {
-        ctx.world
-            .held_contact(self.prim, centre, self.radius, &self.from)
+        measure::held_contact(ctx.world, self.prim, centre, self.radius, &self.from)
             .map_or(0.0, |sp| self.radius - sp.distance)
     }
 
@@ -202,7 +201,7 @@ impl Pair<'_> {
         }
         let at = |s: Real| self.depth(ctx, &(centre + dir.into_inner() * s));
         let mut lo = self.radius - sp.distance;
-        let top = ctx.world.primitive_extent(self.prim, dir);
+        let top = ctx.world.extent_primitive(self.prim, dir);
         let mut hi = top - centre.coords.dot(dir) + self.radius;
         if rising >= MIN_ALONG {
             let along = lo / rising;
@@ -297,7 +296,7 @@ pub(super) fn free_length(
             }
             if let Some((toi, _, _)) =
                 ctx.world
-                    .primitive_cast_sphere(prim, &start, sphere.radius, dir, free)
+                    .cast_sphere_primitive(prim, &start, sphere.radius, dir, free)
             {
                 free = free.min(toi.max(0.0));
             }

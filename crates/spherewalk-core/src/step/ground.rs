@@ -7,6 +7,9 @@ use super::{Step, StepContext};
 use crate::contact::{GroundHit, GroundState};
 use crate::math::{Point3, Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
+use crate::world::WorldQueries;
+use crate::world::cast::{SphereCast, Sweep};
+use crate::world::measure;
 use crate::world::query::{cast_ray_among, cast_sphere_among, swept_box};
 
 /// Contacts whose normal is more than this far from up (rad, 75 deg) are the side of the feet
@@ -105,9 +108,13 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
     let start = pose.centre_at(feet.offset_local + skin);
     let down = -up;
     let reach = skin + shrink + max_distance;
-    let radius = feet.radius - shrink;
-    let found = cast_support(ctx, &start, radius, &up, reach, skin)
-        .or_else(|| support_below(ctx, &start, radius, &up, reach));
+    let probe = Sweep {
+        centre: start,
+        radius: feet.radius - shrink,
+        dir: down,
+        max_distance: reach,
+    };
+    let found = cast_support(ctx, &probe, skin).or_else(|| support_below(ctx, &probe));
     let (k, hit) = found.filter(|(_, h)| h.normal.dot(&up) >= MAX_SUPPORT_COS)?;
     // The smaller sphere found the surface; the true radius's distance differs (edges do not
     // map the shrink one-to-one onto distance along the cast). Closed-form primitives are cast
@@ -115,13 +122,15 @@ pub fn probe_ground(ctx: &StepContext<'_>, pose: &Pose, max_distance: Real) -> O
     // already overlaps it at the start, are polished with Newton steps.
     let rough = (hit.distance, hit.point, hit.normal);
     let prim = &ctx.prims[k];
-    let exact = ctx
-        .world
-        .exact_cast_sphere(prim, &start, feet.radius, &down, reach + shrink);
-    let (toi, point, normal) = exact.unwrap_or_else(|| {
-        ctx.world
-            .refine_cast(prim, &start, feet.radius, &down, rough)
-    });
+    let true_feet = Sweep {
+        radius: feet.radius,
+        max_distance: reach + shrink,
+        ..probe
+    };
+    let (toi, point, normal) = match measure::exact_cast_sphere(prim, &true_feet) {
+        SphereCast::Hit { toi, point, normal } => (toi, point, normal),
+        _ => measure::refine_cast(ctx.world, prim, &true_feet, rough),
+    };
     let hit = crate::world::SphereCastHit {
         distance: toi,
         point,
@@ -193,7 +202,7 @@ fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundH
     for prim in ctx.prims {
         let Some(sp) = ctx
             .world
-            .primitive_closest(prim, &centre, feet.radius + skin)
+            .closest_primitive(prim, &centre, feet.radius + skin)
         else {
             continue;
         };
@@ -215,24 +224,22 @@ fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundH
     best
 }
 
-/// The sphere cast along -`up` for the ground: the nearest hit, or when that one is steeper
-/// than the slope limit, the most level of the hits within `skin` (m) of it. Feet resting in
-/// a crease between a walkable face and a steep one stand on the walkable one.
+/// The sphere cast of `probe` down the up axis for the ground: the nearest hit, or when that
+/// one is steeper than the slope limit, the most level of the hits within `skin` (m) of it.
+/// Feet resting in a crease between a walkable face and a steep one stand on the walkable one.
 fn cast_support(
     ctx: &StepContext<'_>,
-    start: &Point3,
-    radius: Real,
-    up: &UnitVec3,
-    reach: Real,
+    probe: &Sweep,
     skin: Real,
 ) -> Option<(usize, crate::world::SphereCastHit)> {
-    let down = -*up;
-    let (k0, nearest) = cast_sphere_among(ctx.world, ctx.prims, start, radius, &down, reach)?;
+    let (start, radius, down) = (&probe.centre, probe.radius, probe.dir);
+    let up = &-down;
+    let (k0, nearest) = cast_sphere_among(ctx.world, ctx.prims, probe)?;
     let mut best = (k0, nearest);
     if nearest.normal.dot(up) >= ctx.cos_slope {
         return Some(best);
     }
-    let limit = (nearest.distance + skin).min(reach);
+    let limit = (nearest.distance + skin).min(probe.max_distance);
     let swept = swept_box(start, &down, limit, radius);
     for (k, prim) in ctx.prims.iter().enumerate() {
         if k == k0 || !crate::world::boxes_overlap(&prim.aabb, &swept) {
@@ -244,14 +251,17 @@ fn cast_support(
         if solid
             && ctx
                 .world
-                .primitive_closest(prim, start, radius + limit)
+                .closest_primitive(prim, start, radius + limit)
                 .is_none()
         {
             continue;
         }
-        let Some((distance, point, normal)) = ctx
-            .world
-            .primitive_cast_sphere(prim, start, radius, &down, limit)
+        let shorter = Sweep {
+            max_distance: limit,
+            ..*probe
+        };
+        let Some((distance, point, normal)) =
+            measure::cast_sphere_primitive(ctx.world, prim, &shorter)
         else {
             continue;
         };
@@ -269,21 +279,18 @@ fn cast_support(
 }
 
 /// Fallback for a sphere cast that found nothing (GJK can miss a resting contact on curved
-/// solids such as cylinders): the closest point below the sphere within `reach` (m), its
-/// distance along -`up` estimated from the contact plane. [`CollisionWorld::refine_cast`]
-/// then makes it exact.
-///
-/// [`CollisionWorld::refine_cast`]: crate::CollisionWorld
+/// solids such as cylinders): the closest point below the sphere of `probe` within its reach
+/// (m), its distance down the cast estimated from the contact plane. The ground probe's
+/// Newton polish then makes it exact.
 fn support_below(
     ctx: &StepContext<'_>,
-    centre: &Point3,
-    radius: Real,
-    up: &UnitVec3,
-    reach: Real,
+    probe: &Sweep,
 ) -> Option<(usize, crate::world::SphereCastHit)> {
+    let (centre, radius, reach) = (&probe.centre, probe.radius, probe.max_distance);
+    let up = &-probe.dir;
     let mut best: Option<(usize, crate::world::SphereCastHit)> = None;
     for (k, prim) in ctx.prims.iter().enumerate() {
-        let Some(sp) = ctx.world.primitive_closest(prim, centre, radius + reach) else {
+        let Some(sp) = ctx.world.closest_primitive(prim, centre, radius + reach) else {
             continue;
         };
         let facing = sp.contact_normal.dot(up);

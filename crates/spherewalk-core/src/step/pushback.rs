@@ -8,8 +8,8 @@ use super::solver::{Constraint, Wall, balance_push, clip_velocity, solve_push};
 use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
-use crate::world::SurfacePoint;
 use crate::world::query::deepest_among;
+use crate::world::{SurfacePoint, measure};
 
 /// Below this horizontal length (of a unit normal) a contact is treated as flat and never
 /// flattened into a wall.
@@ -568,7 +568,7 @@ fn still_overlapping(
         let centre = start + d;
         let prim = &ctx.prims[f.prim];
         let from = start - rules.motion;
-        let Some(sp) = ctx.world.held_contact(prim, &centre, sphere.radius, &from) else {
+        let Some(sp) = measure::held_contact(ctx.world, prim, &centre, sphere.radius, &from) else {
             continue;
         };
         let depth = sphere.radius - sp.distance;

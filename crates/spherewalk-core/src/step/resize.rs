@@ -6,7 +6,7 @@ use crate::math::Real;
 use crate::pose::Pose;
 use crate::settings::SettingsError;
 use crate::shape::SphereStack;
-use crate::world::Geometry;
+use crate::world::{Geometry, WorldQueries};
 use thiserror::Error;
 
 /// Why [`Motor::resize`] kept the old stack.

@@ -9,6 +9,7 @@ use super::{Step, StepContext};
 use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
 use crate::pose::Pose;
 use crate::settings::UpFrame;
+use crate::world::cast::Sweep;
 use crate::world::query::{cast_ray_among, cast_sphere_among};
 
 /// Smallest rise (m) worth calling a step; lower obstacles are rolled over by pushback.
@@ -207,11 +208,13 @@ fn free_rise(ctx: &StepContext<'_>, pose: &Pose, height: Real) -> Option<Real> {
     let mut rise = height;
     for sphere in ctx.motor.stack.spheres() {
         let shrink = probe_shrink(skin, sphere.radius);
-        let centre = pose.centre_at(sphere.offset_local);
-        let radius = sphere.radius - shrink;
-        if let Some((_, hit)) =
-            cast_sphere_among(ctx.world, ctx.prims, &centre, radius, &up, height + shrink)
-        {
+        let sweep = Sweep {
+            centre: pose.centre_at(sphere.offset_local),
+            radius: sphere.radius - shrink,
+            dir: up,
+            max_distance: height + shrink,
+        };
+        if let Some((_, hit)) = cast_sphere_among(ctx.world, ctx.prims, &sweep) {
             rise = rise.min(hit.distance - shrink);
         }
     }

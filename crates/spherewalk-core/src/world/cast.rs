@@ -33,7 +33,7 @@ const MAX_STRETCHES: usize = 7;
 
 /// Outcome of an analytic sphere cast.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum SphereCast {
+pub(crate) enum SphereCast {
     /// The sphere touches the shape after travelling `toi` (m, in `[0, max_distance]`), at
     /// `point` on the shape's surface (world, m), with `normal` pointing from the surface
     /// toward the sphere's centre (world, `normal · dir <= 0`).
@@ -63,194 +63,289 @@ enum Entry {
     Miss,
 }
 
-/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
-/// (m) against a solid parry `shape` at `pose` (world). Handles cuboids, balls and capsules;
-/// every other shape kind gives [`SphereCast::Fallback`]. The motor calls the closed forms
-/// directly on resolved primitives; this entry point serves the tests.
+/// A sphere swept along a ray: the query of every sphere cast. Metres, world frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Sweep {
+    /// Where the sphere's centre starts (world, m).
+    pub(crate) centre: Point3,
+    /// The sphere's radius (m).
+    pub(crate) radius: Real,
+    /// Which way it moves (world, unit).
+    pub(crate) dir: UnitVec3,
+    /// How far it may move (m).
+    pub(crate) max_distance: Real,
+}
+
+impl Sweep {
+    /// True when the sweep is usable here: finite centre, radius (non-negative) and direction,
+    /// and a maximum distance that is not NaN.
+    fn is_finite(&self) -> bool {
+        point_finite(&self.centre)
+            && self.radius.is_finite()
+            && self.radius >= 0.0
+            && vec_finite(&self.dir)
+            && !self.max_distance.is_nan()
+    }
+
+    /// Where the centre is after travelling `toi` (world, m).
+    pub(crate) fn at(&self, toi: Real) -> Point3 {
+        self.centre + self.dir.into_inner() * toi
+    }
+}
+
+/// Casts the sphere of `sweep` against a solid parry `shape` at `pose` (world). Handles
+/// cuboids, balls and capsules; every other shape kind gives [`SphereCast::Fallback`]. The
+/// motor calls the closed forms directly on resolved primitives; this entry point serves the
+/// tests.
 #[cfg(test)]
-fn cast_sphere_solid(
-    shape: &dyn Shape,
-    pose: &Iso,
-    centre: &Point3,
-    radius: Real,
-    dir: &UnitVec3,
-    max_distance: Real,
-) -> SphereCast {
-    if !inputs_finite(centre, radius, dir, max_distance) {
+fn cast_sphere_solid(shape: &dyn Shape, pose: &Iso, sweep: &Sweep) -> SphereCast {
+    if !sweep.is_finite() {
         return SphereCast::Fallback;
     }
     match shape.shape_type() {
         ShapeType::Cuboid => shape.as_cuboid().map_or(SphereCast::Fallback, |c| {
-            cast_sphere_cuboid(&c.half_extents, pose, centre, radius, dir, max_distance)
+            cast_sphere_cuboid(&c.half_extents, pose, sweep)
         }),
         ShapeType::Ball => shape.as_ball().map_or(SphereCast::Fallback, |b| {
             let at = Point3::from(pose.translation.vector);
-            cast_sphere_ball(&at, b.radius, centre, radius, dir, max_distance)
+            cast_sphere_ball(&at, b.radius, sweep)
         }),
         ShapeType::Capsule => shape.as_capsule().map_or(SphereCast::Fallback, |c| {
             let (a, b) = (pose * c.segment.a, pose * c.segment.b);
-            cast_sphere_capsule(&a, &b, c.radius, centre, radius, dir, max_distance)
+            cast_sphere_capsule(&a, &b, c.radius, sweep)
         }),
         _ => SphereCast::Fallback,
     }
 }
 
-/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
-/// (m) against the triangle `corners` (world, m), from either side: ray against the triangle
-/// grown by `radius` (the face plane pushed out by `radius` toward the start, the edges as
-/// cylinders, the corners as balls). One-sidedness is the caller's test on the face normal.
-pub(super) fn cast_sphere_triangle(
-    corners: &[Point3; 3],
-    centre: &Point3,
-    radius: Real,
-    dir: &UnitVec3,
-    max_distance: Real,
-) -> SphereCast {
-    if !inputs_finite(centre, radius, dir, max_distance) || !corners.iter().all(point_finite) {
+/// Casts the sphere of `sweep` against the triangle `corners` (world, m), from either side:
+/// ray against the triangle grown by the sphere's radius (the face plane pushed out toward the
+/// start, the edges as cylinders, the corners as balls). One-sidedness is the caller's test on
+/// the face normal.
+pub(super) fn cast_sphere_triangle(corners: &[Point3; 3], sweep: &Sweep) -> SphereCast {
+    if !sweep.is_finite() || !corners.iter().all(point_finite) {
         return SphereCast::Fallback;
     }
-    let d = dir.into_inner();
-    let [a, b, c] = *corners;
     // Everything relative to corner `a` (m), which keeps f32 rounding at the scale of the
     // triangle rather than of the world.
-    let m = centre - a;
-    let ab = b - a;
-    let ac = c - a;
-    let raw = ab.cross(&ac);
-    if let Some(n) = UnitVec3::try_new(raw, TINY_AREA) {
+    let tri = LocalTriangle::new(corners, &sweep.centre);
+    if let Some(found) = tri.face_entry(sweep) {
+        return found;
+    }
+    tri.edge_or_corner_entry(sweep)
+}
+
+/// A triangle seen from a cast's start, relative to its first corner `a` (m): the start `m`,
+/// the edges `ab` and `ac`, and their cross product `raw` (unnormalised normal).
+struct LocalTriangle {
+    a: Point3,
+    m: Vec3,
+    ab: Vec3,
+    ac: Vec3,
+    bc: Vec3,
+    raw: Vec3,
+}
+
+impl LocalTriangle {
+    /// The triangle `corners` (world, m) seen from `centre` (world, m).
+    fn new(corners: &[Point3; 3], centre: &Point3) -> Self {
+        let [a, b, c] = *corners;
+        let (ab, ac) = (b - a, c - a);
+        Self {
+            a,
+            m: centre - a,
+            ab,
+            ac,
+            bc: c - b,
+            raw: ab.cross(&ac),
+        }
+    }
+
+    /// The cast's entry through the face plane pushed out by the radius toward the start:
+    /// `Some` with the answer when the face decides it (a hit right over the face, a miss
+    /// before or beside the plane, an overlapping start), `None` when the first touch is on an
+    /// edge or a corner (or the triangle has no usable normal).
+    fn face_entry(&self, sweep: &Sweep) -> Option<SphereCast> {
+        let n = UnitVec3::try_new(self.raw, TINY_AREA)?;
+        let (m, d, radius) = (self.m, sweep.dir.into_inner(), sweep.radius);
         let h = m.dot(&n);
         // The side the start is on: the face plane pushed out by `radius` toward it is the
         // only face of the grown triangle the ray can enter through.
         let (side, height) = if h >= 0.0 { (n, h) } else { (-n, -h) };
-        if height >= radius {
-            let approach = d.dot(&side);
-            if approach >= 0.0 {
-                // Level or receding, and every point of the grown triangle is at most
-                // `radius` from the plane: never touched (a level graze at exactly `radius`
-                // counts as a miss).
-                return SphereCast::Miss;
-            }
-            let toi = (height - radius) / -approach;
-            if toi > max_distance {
-                // No point of the grown triangle is reached before the pushed-out plane.
-                return SphereCast::Miss;
-            }
-            let at = m + d * toi;
-            let in_plane = at - side.into_inner() * at.dot(&side);
-            if inside_triangle(&in_plane, &ab, &ac, &raw) {
-                return finish(toi, a + in_plane, side.into_inner(), dir, max_distance);
-            }
-            // Outside the face: the first touch is on an edge or a corner (below).
-        } else if inside_triangle(&(m - n.into_inner() * h), &ab, &ac, &raw) {
-            // Within `radius` of the plane, right over the face: the start overlaps.
-            return SphereCast::Fallback;
+        if height < radius {
+            // Within `radius` of the plane: right over the face the start overlaps.
+            let over = self.inside(&(m - n.into_inner() * h));
+            return over.then_some(SphereCast::Fallback);
         }
+        let approach = d.dot(&side);
+        if approach >= 0.0 {
+            // Level or receding, and every point of the grown triangle is at most `radius`
+            // from the plane: never touched (a level graze at exactly `radius` is a miss).
+            return Some(SphereCast::Miss);
+        }
+        let toi = (height - radius) / -approach;
+        if toi > sweep.max_distance {
+            // No point of the grown triangle is reached before the pushed-out plane.
+            return Some(SphereCast::Miss);
+        }
+        let at = m + d * toi;
+        let in_plane = at - side.into_inner() * at.dot(&side);
+        // Outside the face, the first touch is on an edge or a corner.
+        self.inside(&in_plane)
+            .then(|| finish(toi, self.a + in_plane, side.into_inner(), sweep))
     }
-    // Edges as cylinders (start relative to the edge's first corner, edge vector), corners as
-    // balls (start relative to the corner); the earliest entry wins.
-    let edges = [(m, ab), (m - ab, c - b), (m - ac, a - c)];
-    let mut best: Option<(Real, Vec3)> = None;
-    for (start, edge) in edges {
-        match ray_cylinder(&start, &edge, &d, radius) {
-            Entry::Inside => return SphereCast::Fallback,
-            Entry::At(toi) => {
-                if best.is_none_or(|(t, _)| toi < t) {
+
+    /// The cast's earliest entry into the edges' cylinders and the corners' balls.
+    fn edge_or_corner_entry(&self, sweep: &Sweep) -> SphereCast {
+        let (m, d, radius) = (self.m, sweep.dir.into_inner(), sweep.radius);
+        // Edges as cylinders (start relative to the edge's first corner, edge vector), corners
+        // as balls (start relative to the corner); the earliest entry wins.
+        let edges = [
+            (m, self.ab),
+            (m - self.ab, self.bc),
+            (m - self.ac, -self.ac),
+        ];
+        let mut best: Option<(Real, Vec3)> = None;
+        for (start, edge) in edges {
+            match ray_cylinder(&start, &edge, &d, radius) {
+                Entry::Inside => return SphereCast::Fallback,
+                Entry::At(toi) if best.is_none_or(|(t, _)| toi < t) => {
                     // Feature point relative to `a`: the point of the edge the sphere touches.
                     let s = axial(&start, &edge, &d, toi);
                     best = Some((toi, (m - start) + edge * s));
                 }
+                Entry::At(_) | Entry::Miss => {}
             }
-            Entry::Miss => {}
+        }
+        for corner in [Vec3::zeros(), self.ab, self.ac] {
+            match ray_ball(&(m - corner), &d, radius) {
+                Entry::Inside => return SphereCast::Fallback,
+                Entry::At(toi) if best.is_none_or(|(t, _)| toi < t) => best = Some((toi, corner)),
+                Entry::At(_) | Entry::Miss => {}
+            }
+        }
+        match best {
+            Some((toi, feature)) => {
+                let normal = m + d * toi - feature;
+                finish(toi, self.a + feature, normal, sweep)
+            }
+            None => SphereCast::Miss,
         }
     }
-    for corner in [Vec3::zeros(), ab, ac] {
-        match ray_ball(&(m - corner), &d, radius) {
-            Entry::Inside => return SphereCast::Fallback,
-            Entry::At(toi) => {
-                if best.is_none_or(|(t, _)| toi < t) {
-                    best = Some((toi, corner));
-                }
-            }
-            Entry::Miss => {}
-        }
-    }
-    match best {
-        Some((toi, feature)) => {
-            let normal = m + d * toi - feature;
-            finish(toi, a + feature, normal, dir, max_distance)
-        }
-        None => SphereCast::Miss,
+
+    /// True when `x` (m, in the triangle's plane, relative to `a`) lies in the triangle,
+    /// boundary included.
+    fn inside(&self, x: &Vec3) -> bool {
+        let (ab, ac, raw) = (&self.ab, &self.ac, &self.raw);
+        ab.cross(x).dot(raw) >= 0.0
+            && (ac - ab).cross(&(x - ab)).dot(raw) >= 0.0
+            && (-ac).cross(&(x - ac)).dot(raw) >= 0.0
     }
 }
 
-/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
-/// (m) against a cuboid of `half` extents (m, local) at `pose` (world): ray against the box
-/// grown by `radius`, in the cuboid's local frame.
+/// Casts the sphere of `sweep` against a cuboid of `half` extents (m, local) at `pose`
+/// (world): ray against the box grown by the radius, in the cuboid's local frame.
 ///
-/// The ray is first clipped to the box grown by `radius` on every side, which holds the
+/// The ray is first clipped to the box grown by the radius on every side, which holds the
 /// rounded box. Entering it over a face (the entry point within the box on the two other
 /// axes) is the hit. Otherwise it enters beside an edge or a corner, and the exact first touch
 /// is found by walking the stretches of the ray between the planes of the box's faces: on each
 /// stretch the squared distance to the box is one quadratic (the sum over the axes the point
-/// lies outside of), so its first crossing of `radius²` is in closed form.
-pub(super) fn cast_sphere_cuboid(
-    half: &Vec3,
-    pose: &Iso,
-    centre: &Point3,
-    radius: Real,
-    dir: &UnitVec3,
-    max_distance: Real,
-) -> SphereCast {
-    if !vec_finite(half) || !inputs_finite(centre, radius, dir, max_distance) {
+/// lies outside of), so its first crossing of the radius squared is in closed form.
+pub(super) fn cast_sphere_cuboid(half: &Vec3, pose: &Iso, sweep: &Sweep) -> SphereCast {
+    if !vec_finite(half) || !sweep.is_finite() {
         return SphereCast::Fallback;
     }
-    let o = pose.inverse_transform_point(centre).coords;
-    let d = pose.inverse_transform_vector(&dir.into_inner());
-    let gap = o - clamp_box(&o, half);
-    if gap.norm_squared() < radius * radius {
+    let local = LocalBox {
+        half: *half,
+        pose,
+        o: pose.inverse_transform_point(&sweep.centre).coords,
+        d: pose.inverse_transform_vector(&sweep.dir.into_inner()),
+    };
+    let gap = local.o - clamp_box(&local.o, half);
+    if gap.norm_squared() < sweep.radius * sweep.radius {
         return SphereCast::Fallback;
     }
-    // Clip the ray to the grown box.
-    let mut t_in: Real = 0.0;
-    let mut t_out = max_distance;
-    for i in 0..3 {
-        let reach = half[i] + radius;
-        if d[i].abs() <= PARALLEL {
-            // Level with a face of the grown box and at or beyond it: at most a graze.
-            if o[i].abs() >= reach {
-                return SphereCast::Miss;
-            }
-            continue;
-        }
-        let t1 = (-reach - o[i]) / d[i];
-        let t2 = (reach - o[i]) / d[i];
-        let (near, far) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
-        t_in = t_in.max(near);
-        t_out = t_out.min(far);
-        if t_in > t_out {
-            return SphereCast::Miss;
-        }
-    }
-    let entry = o + d * t_in;
+    let Some((t_in, t_out)) = local.clip(sweep) else {
+        return SphereCast::Miss;
+    };
+    let entry = local.o + local.d * t_in;
     let outside = (0..3).filter(|&i| entry[i].abs() > half[i]).count();
     if outside <= 1 {
         // Entered through a face of the grown box, right over the box's face.
-        return cuboid_hit(half, pose, &o, &d, t_in, dir, max_distance);
+        return local.hit(t_in, sweep);
     }
     // Beside an edge or a corner: walk the ray's stretches between the face planes.
     let mut start = t_in;
     for _ in 0..MAX_STRETCHES {
-        let mut end = t_out;
+        let end = local.next_plane(start, t_out);
+        if let Some(toi) = local.first_touch(start, end, sweep.radius) {
+            return local.hit(toi, sweep);
+        }
+        if end >= t_out {
+            return SphereCast::Miss;
+        }
+        start = end;
+    }
+    SphereCast::Miss
+}
+
+/// A cuboid cast in the cuboid's frame: its `half` extents (m), its `pose` (world), and the
+/// cast's start `o` (m) and unit direction `d`, both local.
+struct LocalBox<'a> {
+    half: Vec3,
+    pose: &'a Iso,
+    o: Vec3,
+    d: Vec3,
+}
+
+impl LocalBox<'_> {
+    /// The stretch `(t_in, t_out)` (m) of the cast inside the box grown by the radius on
+    /// every side, if the cast meets it within its length.
+    fn clip(&self, sweep: &Sweep) -> Option<(Real, Real)> {
+        let (o, d) = (&self.o, &self.d);
+        let mut t_in: Real = 0.0;
+        let mut t_out = sweep.max_distance;
         for i in 0..3 {
-            if d[i].abs() > PARALLEL {
-                for plane in [-half[i], half[i]] {
-                    let t = (plane - o[i]) / d[i];
+            let reach = self.half[i] + sweep.radius;
+            if d[i].abs() <= PARALLEL {
+                // Level with a face of the grown box and at or beyond it: at most a graze.
+                if o[i].abs() >= reach {
+                    return None;
+                }
+                continue;
+            }
+            let t1 = (-reach - o[i]) / d[i];
+            let t2 = (reach - o[i]) / d[i];
+            let (near, far) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
+            t_in = t_in.max(near);
+            t_out = t_out.min(far);
+            if t_in > t_out {
+                return None;
+            }
+        }
+        Some((t_in, t_out))
+    }
+
+    /// The first face plane the ray crosses after `start` (m), or `end` if none comes first.
+    fn next_plane(&self, start: Real, mut end: Real) -> Real {
+        for i in 0..3 {
+            if self.d[i].abs() > PARALLEL {
+                for plane in [-self.half[i], self.half[i]] {
+                    let t = (plane - self.o[i]) / self.d[i];
                     if t > start && t < end {
                         end = t;
                     }
                 }
             }
         }
+        end
+    }
+
+    /// Where on the stretch `[start, end]` (m), which crosses no face plane, the centre first
+    /// comes within `radius` (m) of the box, if it does.
+    fn first_touch(&self, start: Real, end: Real, radius: Real) -> Option<Real> {
+        let (o, d, half) = (&self.o, &self.d, &self.half);
         // On this stretch the squared distance to the box is
         // sum over outside axes of (s_i (o_i + t d_i) - half_i)², s_i the side's sign.
         let mid = o + d * (0.5 * (start + end));
@@ -269,78 +364,49 @@ pub(super) fn cast_sphere_cuboid(
             qb += u * v;
             qc += u * u;
         }
-        if let Some(toi) = first_root(qa, qb, qc, start, end) {
-            return cuboid_hit(half, pose, &o, &d, toi, dir, max_distance);
-        }
-        if end >= t_out {
-            return SphereCast::Miss;
-        }
-        start = end;
+        first_root(qa, qb, qc, start, end)
     }
-    SphereCast::Miss
+
+    /// The hit at `toi` (m): the centre there, its closest point on the box and the normal
+    /// from there, turned back to the world.
+    fn hit(&self, toi: Real, sweep: &Sweep) -> SphereCast {
+        let at = self.o + self.d * toi;
+        let on_box = clamp_box(&at, &self.half);
+        let point = self.pose * Point3::from(on_box);
+        let normal = self.pose.rotation * (at - on_box);
+        finish(toi, point, normal, sweep)
+    }
 }
 
-/// The hit of a cuboid cast at `toi` (m): the centre `o + d toi` (local, m), its closest point
-/// on the box and the normal from there, turned back to the world by `pose`.
-fn cuboid_hit(
-    half: &Vec3,
-    pose: &Iso,
-    o: &Vec3,
-    d: &Vec3,
-    toi: Real,
-    dir: &UnitVec3,
-    max_distance: Real,
-) -> SphereCast {
-    let at = o + d * toi;
-    let on_box = clamp_box(&at, half);
-    let point = pose * Point3::from(on_box);
-    let normal = pose.rotation * (at - on_box);
-    finish(toi, point, normal, dir, max_distance)
-}
-
-/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
-/// (m) against a ball of radius `ball_radius` (m) centred at `at` (world): ray against a ball
-/// of the summed radius.
-pub(super) fn cast_sphere_ball(
-    at: &Point3,
-    ball_radius: Real,
-    centre: &Point3,
-    radius: Real,
-    dir: &UnitVec3,
-    max_distance: Real,
-) -> SphereCast {
-    if !inputs_finite(centre, radius, dir, max_distance) || !point_finite(at) {
+/// Casts the sphere of `sweep` against a ball of radius `ball_radius` (m) centred at `at`
+/// (world): ray against a ball of the summed radius.
+pub(super) fn cast_sphere_ball(at: &Point3, ball_radius: Real, sweep: &Sweep) -> SphereCast {
+    if !sweep.is_finite() || !point_finite(at) {
         return SphereCast::Fallback;
     }
-    let m = centre - at;
-    let d = dir.into_inner();
-    match ray_ball(&m, &d, ball_radius + radius) {
+    let m = sweep.centre - at;
+    let d = sweep.dir.into_inner();
+    match ray_ball(&m, &d, ball_radius + sweep.radius) {
         Entry::Inside => SphereCast::Fallback,
         Entry::Miss => SphereCast::Miss,
-        Entry::At(toi) => {
-            let offset = m + d * toi;
-            surface_hit(toi, at, &offset, ball_radius, dir, max_distance)
-        }
+        Entry::At(toi) => surface_hit(toi, (at, ball_radius), &(m + d * toi), sweep),
     }
 }
 
-/// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to `max_distance`
-/// (m) against a capsule with axis `a`-`b` (world, m) and radius `capsule_radius` (m): ray
-/// against a capsule of the summed radius (a cylinder and two end balls).
+/// Casts the sphere of `sweep` against a capsule with axis `a`-`b` (world, m) and radius
+/// `capsule_radius` (m): ray against a capsule of the summed radius (a cylinder and two end
+/// balls).
 pub(super) fn cast_sphere_capsule(
     a: &Point3,
     b: &Point3,
     capsule_radius: Real,
-    centre: &Point3,
-    radius: Real,
-    dir: &UnitVec3,
-    max_distance: Real,
+    sweep: &Sweep,
 ) -> SphereCast {
-    if !point_finite(a) || !point_finite(b) || !inputs_finite(centre, radius, dir, max_distance) {
+    if !point_finite(a) || !point_finite(b) || !sweep.is_finite() {
         return SphereCast::Fallback;
     }
-    let d = dir.into_inner();
-    let grown = capsule_radius + radius;
+    let (centre, d) = (&sweep.centre, sweep.dir.into_inner());
+    let grown = capsule_radius + sweep.radius;
     let m = centre - a;
     let axis = b - a;
     // Entering the infinite cylinder within the axis' span is the first touch: the capsule
@@ -354,40 +420,35 @@ pub(super) fn cast_sphere_capsule(
         for end in [*a, *b] {
             match ray_ball(&(centre - end), &d, grown) {
                 Entry::Inside => return SphereCast::Fallback,
-                Entry::At(toi) => {
-                    if best.is_none_or(|(t, _)| toi < t) {
-                        best = Some((toi, end));
-                    }
-                }
-                Entry::Miss => {}
+                Entry::At(toi) if best.is_none_or(|(t, _)| toi < t) => best = Some((toi, end)),
+                Entry::At(_) | Entry::Miss => {}
             }
         }
     }
     match best {
         Some((toi, on_axis)) => {
             let offset = centre + d * toi - on_axis;
-            surface_hit(toi, &on_axis, &offset, capsule_radius, dir, max_distance)
+            surface_hit(toi, (&on_axis, capsule_radius), &offset, sweep)
         }
         None => SphereCast::Miss,
     }
 }
 
 /// The hit of a cast on a rounded surface: the sphere's centre is at `offset` (m) from its
-/// closest `core` point (world, m: a ball's centre, a point of a capsule's axis); the contact
-/// lies `core_radius` (m) from the core toward the centre.
+/// closest core point (world, m: a ball's centre, a point of a capsule's axis) of the
+/// `(core, core_radius)` pair; the contact lies `core_radius` (m) from the core toward the
+/// centre.
 fn surface_hit(
     toi: Real,
-    core: &Point3,
+    (core, core_radius): (&Point3, Real),
     offset: &Vec3,
-    core_radius: Real,
-    dir: &UnitVec3,
-    max_distance: Real,
+    sweep: &Sweep,
 ) -> SphereCast {
     let Some(toward) = UnitVec3::try_new(*offset, TINY_NORMAL) else {
         return SphereCast::Fallback;
     };
     let point = core + toward.into_inner() * core_radius;
-    finish(toi, point, *offset, dir, max_distance)
+    finish(toi, point, *offset, sweep)
 }
 
 /// Ray from `m` (m, relative to a ball's centre) along unit `d` against that ball of `radius`
@@ -495,31 +556,16 @@ fn clamp_box(p: &Vec3, half: &Vec3) -> Vec3 {
     )
 }
 
-/// True when `x` (m, in the triangle's plane, relative to its first corner) lies in the
-/// triangle with edges `ab`, `ac` (m) and unnormalised normal `raw = ab x ac`, boundary
-/// included.
-fn inside_triangle(x: &Vec3, ab: &Vec3, ac: &Vec3, raw: &Vec3) -> bool {
-    ab.cross(x).dot(raw) >= 0.0
-        && (ac - ab).cross(&(x - ab)).dot(raw) >= 0.0
-        && (-ac).cross(&(x - ac)).dot(raw) >= 0.0
-}
-
 /// Builds the hit of a cast at `toi` (m), at `point` (world, m), with the unnormalised contact
-/// `normal` (world): a miss past `max_distance` or where the sphere does not move into the
+/// `normal` (world): a miss past the sweep's length or where the sphere does not move into the
 /// surface (`normal · dir >= 0`: a touching start sliding along or leaving the surface, as
 /// GJK has it, or an exact graze), `toi` clamped to 0 from below (rounding at a touching
 /// start), and [`SphereCast::Fallback`] for anything not finite or a degenerate normal.
-fn finish(
-    toi: Real,
-    point: Point3,
-    normal: Vec3,
-    dir: &UnitVec3,
-    max_distance: Real,
-) -> SphereCast {
+fn finish(toi: Real, point: Point3, normal: Vec3, sweep: &Sweep) -> SphereCast {
     if toi.is_nan() {
         return SphereCast::Fallback;
     }
-    if toi > max_distance || normal.dot(dir) >= 0.0 {
+    if toi > sweep.max_distance || normal.dot(&sweep.dir) >= 0.0 {
         return SphereCast::Miss;
     }
     match UnitVec3::try_new(normal, TINY_NORMAL) {
@@ -540,16 +586,6 @@ fn vec_finite(v: &Vec3) -> bool {
 /// True when every coordinate of `p` is finite.
 fn point_finite(p: &Point3) -> bool {
     vec_finite(&p.coords)
-}
-
-/// True when a cast's inputs are usable here: finite centre, radius (non-negative) and
-/// direction, and a maximum distance that is not NaN.
-fn inputs_finite(centre: &Point3, radius: Real, dir: &UnitVec3, max_distance: Real) -> bool {
-    point_finite(centre)
-        && radius.is_finite()
-        && radius >= 0.0
-        && vec_finite(dir)
-        && !max_distance.is_nan()
 }
 
 /// Property checks against parry's GJK cast (random poses, starts, directions and radii from
@@ -618,29 +654,35 @@ mod tests {
         }
     }
 
+    /// A sweep of the sphere of `radius` (m) from `centre` along `dir` up to `max_distance` (m).
+    fn sweep(centre: Point3, radius: Real, dir: UnitVec3, max_distance: Real) -> Sweep {
+        Sweep {
+            centre,
+            radius,
+            dir,
+            max_distance,
+        }
+    }
+
+    /// A solid shape and its pose (world), as the GJK reference takes them.
+    type Placed<'a> = (&'a dyn Shape, &'a Iso);
+
     /// Polishes a GJK hit the way the motor's `refine_cast` does (Newton steps on the exact
     /// closest-point distance, stopping at grazing approaches): the GJK path's final answer.
-    fn polish(
-        shape: &dyn Shape,
-        pose: &Iso,
-        centre: &Point3,
-        radius: Real,
-        dir: &UnitVec3,
-        rough: (Real, UnitVec3),
-    ) -> (Real, UnitVec3) {
+    fn polish((shape, pose): Placed, sweep: &Sweep, rough: (Real, UnitVec3)) -> (Real, UnitVec3) {
         let (mut toi, mut normal) = rough;
         for _ in 0..8 {
-            let at = centre + dir.into_inner() * toi;
+            let at = sweep.at(toi);
             let proj = shape.project_point(pose, &at, true);
             let Some(n) = UnitVec3::try_new(at - proj.point, 1e-7) else {
                 break;
             };
-            let approach = n.dot(dir);
+            let approach = n.dot(&sweep.dir);
             if approach > -0.05 {
                 break;
             }
             normal = n;
-            toi -= ((at - proj.point).norm() - radius) / approach;
+            toi -= ((at - proj.point).norm() - sweep.radius) / approach;
         }
         (toi, normal)
     }
@@ -648,92 +690,42 @@ mod tests {
     /// One random case against the solid `shape` at `pose`: a start near its origin aimed
     /// within `spread` (m) of it ([`start_and_dir`]), a random radius and reach, and
     /// [`check_case`] on the result.
-    fn solid_case(
-        rng: &mut Lcg,
-        tally: &mut Tally,
-        case: usize,
-        shape: &dyn Shape,
-        pose: &Iso,
-        spread: Real,
-    ) {
+    fn solid_case(rng: &mut Lcg, tally: &mut Tally, case: usize, placed: Placed, spread: Real) {
+        let (shape, pose) = placed;
         let target = Point3::from(pose.translation.vector);
         let (centre, dir) = start_and_dir(rng, &target, spread);
         let radius = rng.range(0.05, 1.0);
         let max = rng.range(0.5, 6.0);
-        let cast = |r, m| cast_sphere_solid(shape, pose, &centre, r, &dir, m);
-        check_case(tally, case, &cast, shape, pose, &centre, radius, &dir, max);
+        let cast = |r, m| cast_sphere_solid(shape, pose, &sweep(centre, r, dir, m));
+        check_case(tally, case, &cast, placed, &sweep(centre, radius, dir, max));
     }
 
-    /// Compares `cast(radius, max_distance)` with GJK on `shape` for one case and checks the
-    /// hit's own invariants (on the surface, one radius from the centre, normal against the
-    /// motion, toi in range).
-    #[allow(clippy::too_many_arguments)]
+    /// Compares `cast(radius, max_distance)` with GJK on the placed shape for one case of
+    /// `sweep` and checks the hit's own invariants (on the surface, one radius from the centre,
+    /// normal against the motion, toi in range).
     fn check_case(
         tally: &mut Tally,
         case: usize,
         cast: &dyn Fn(Real, Real) -> SphereCast,
-        shape: &dyn Shape,
-        pose: &Iso,
-        centre: &Point3,
-        radius: Real,
-        dir: &UnitVec3,
-        max_distance: Real,
+        placed: Placed,
+        sweep: &Sweep,
     ) {
+        let (shape, pose) = placed;
+        let (radius, max_distance) = (sweep.radius, sweep.max_distance);
         let ours = cast(radius, max_distance);
-        let gap = shape.distance_to_point(pose, centre, true);
+        let gap = shape.distance_to_point(pose, &sweep.centre, true);
         if gap < radius {
             assert_eq!(ours, SphereCast::Fallback, "case {case}: overlapping start");
             tally.overlaps += 1;
             return;
         }
-        let reference = gjk(shape, pose, centre, radius, dir, max_distance);
+        let reference = gjk(shape, pose, sweep);
         let graze = hits(cast(radius - GRAZE, max_distance - GRAZE))
             != hits(cast(radius + GRAZE, max_distance + GRAZE));
         match (ours, reference) {
-            (SphereCast::Hit { toi, point, normal }, Some((g_toi, _, g_normal))) => {
+            (SphereCast::Hit { toi, point, normal }, Some(gjk_hit)) => {
                 tally.hits += 1;
-                assert!(
-                    (0.0..=max_distance).contains(&toi),
-                    "case {case}: toi {toi}"
-                );
-                assert!(normal.dot(dir) <= 0.0, "case {case}: normal along dir");
-                // Exact: the contact is on the surface, one radius from the centre there,
-                // along the normal.
-                let at = centre + dir.into_inner() * toi;
-                let surface = shape.distance_to_point(pose, &point, true);
-                assert!(surface.abs() < 1e-5, "case {case}: point off the surface");
-                let offset = at - point;
-                let reach = offset.norm();
-                assert!((reach - radius).abs() < 1e-5, "case {case}: reach {reach}");
-                let across = (offset - normal.into_inner() * offset.dot(&normal)).norm();
-                assert!(
-                    across < 1e-4,
-                    "case {case}: normal off the offset by {across}"
-                );
-                if -normal.dot(dir) > 0.1 {
-                    // Away from grazing: the raw GJK answer (about a millimetre off), and the
-                    // GJK answer once polished as the motor does.
-                    tally.normals += 1;
-                    let raw_toi = (toi - g_toi).abs();
-                    let raw_normal = (normal.into_inner() - g_normal.into_inner()).norm();
-                    tally.raw_toi = tally.raw_toi.max(raw_toi);
-                    tally.raw_normal = tally.raw_normal.max(raw_normal);
-                    assert!(
-                        raw_toi <= RAW_TOI_TOL,
-                        "case {case}: toi {toi} vs GJK {g_toi}"
-                    );
-                    let (p_toi, p_normal) =
-                        polish(shape, pose, centre, radius, dir, (g_toi, g_normal));
-                    let diff = (normal.into_inner() - p_normal.into_inner()).norm();
-                    assert!(
-                        (toi - p_toi).abs() <= TOI_TOL,
-                        "case {case}: toi {toi} vs polished GJK {p_toi}"
-                    );
-                    assert!(
-                        diff <= NORMAL_TOL,
-                        "case {case}: normal off polished GJK's by {diff}"
-                    );
-                }
+                check_hit(tally, case, placed, sweep, ((toi, point, normal), gjk_hit));
             }
             (SphereCast::Miss, None) => tally.misses += 1,
             (ours, reference) => {
@@ -744,6 +736,61 @@ mod tests {
                 tally.grazing += 1;
             }
         }
+    }
+
+    /// A hit and GJK's hit for the same case: `(toi, point, normal)` each.
+    type HitPair = ((Real, Point3, UnitVec3), (Real, Point3, UnitVec3));
+
+    /// Checks one hit of [`check_case`] against its own invariants and, away from grazing,
+    /// against GJK's raw and polished answers.
+    fn check_hit(tally: &mut Tally, case: usize, placed: Placed, sweep: &Sweep, hits: HitPair) {
+        let ((toi, point, normal), (g_toi, _, g_normal)) = hits;
+        let (shape, pose) = placed;
+        let dir = &sweep.dir;
+        assert!(
+            (0.0..=sweep.max_distance).contains(&toi),
+            "case {case}: toi {toi}"
+        );
+        assert!(normal.dot(dir) <= 0.0, "case {case}: normal along dir");
+        // Exact: the contact is on the surface, one radius from the centre there, along the
+        // normal.
+        let surface = shape.distance_to_point(pose, &point, true);
+        assert!(surface.abs() < 1e-5, "case {case}: point off the surface");
+        let offset = sweep.at(toi) - point;
+        let reach = offset.norm();
+        assert!(
+            (reach - sweep.radius).abs() < 1e-5,
+            "case {case}: reach {reach}"
+        );
+        let across = (offset - normal.into_inner() * offset.dot(&normal)).norm();
+        assert!(
+            across < 1e-4,
+            "case {case}: normal off the offset by {across}"
+        );
+        if -normal.dot(dir) <= 0.1 {
+            return;
+        }
+        // Away from grazing: the raw GJK answer (about a millimetre off), and the GJK answer
+        // once polished as the motor does.
+        tally.normals += 1;
+        let raw_toi = (toi - g_toi).abs();
+        let raw_normal = (normal.into_inner() - g_normal.into_inner()).norm();
+        tally.raw_toi = tally.raw_toi.max(raw_toi);
+        tally.raw_normal = tally.raw_normal.max(raw_normal);
+        assert!(
+            raw_toi <= RAW_TOI_TOL,
+            "case {case}: toi {toi} vs GJK {g_toi}"
+        );
+        let (p_toi, p_normal) = polish(placed, sweep, (g_toi, g_normal));
+        let diff = (normal.into_inner() - p_normal.into_inner()).norm();
+        assert!(
+            (toi - p_toi).abs() <= TOI_TOL,
+            "case {case}: toi {toi} vs polished GJK {p_toi}"
+        );
+        assert!(
+            diff <= NORMAL_TOL,
+            "case {case}: normal off polished GJK's by {diff}"
+        );
     }
 
     /// A start near `target` (m), and a direction aimed near it three times in four.
@@ -774,11 +821,10 @@ mod tests {
             let (centre, dir) = start_and_dir(&mut rng, &target, 1.5);
             let radius = rng.range(0.05, 1.0);
             let max = rng.range(0.5, 6.0);
-            let cast = |r, m| cast_sphere_triangle(&corners, &centre, r, &dir, m);
+            let cast = |r, m| cast_sphere_triangle(&corners, &sweep(centre, r, dir, m));
             let id = Iso::identity();
-            check_case(
-                &mut tally, case, &cast, &tri, &id, &centre, radius, &dir, max,
-            );
+            let query = sweep(centre, radius, dir, max);
+            check_case(&mut tally, case, &cast, (&tri, &id), &query);
         }
         tally.check("triangles", CASES / 5, CASES / 10);
     }
@@ -796,7 +842,7 @@ mod tests {
                 rng.range(0.005, 2.0),
             );
             let cuboid = Cuboid::new(half);
-            solid_case(&mut rng, &mut tally, case, &cuboid, &pose, 2.0);
+            solid_case(&mut rng, &mut tally, case, (&cuboid, &pose), 2.0);
         }
         tally.check("cuboids", CASES / 5, CASES / 10);
     }
@@ -821,10 +867,9 @@ mod tests {
             let centre = pose * Point3::from(local);
             let dir = pose * UnitVec3::new_normalize(rng.vec(1.0) - corner * 2.0);
             let max = rng.range(0.5, 4.0);
-            let cast = |r, m| cast_sphere_solid(&cuboid, &pose, &centre, r, &dir, m);
-            check_case(
-                &mut tally, case, &cast, &cuboid, &pose, &centre, radius, &dir, max,
-            );
+            let cast = |r, m| cast_sphere_solid(&cuboid, &pose, &sweep(centre, r, dir, m));
+            let query = sweep(centre, radius, dir, max);
+            check_case(&mut tally, case, &cast, (&cuboid, &pose), &query);
         }
         tally.check("cuboid pockets", CASES / 10, 0);
     }
@@ -836,7 +881,7 @@ mod tests {
         for case in 0..CASES {
             let pose = rng.pose(2.0);
             let ball = Ball::new(rng.range(0.05, 2.0));
-            solid_case(&mut rng, &mut tally, case, &ball, &pose, 2.0);
+            solid_case(&mut rng, &mut tally, case, (&ball, &pose), 2.0);
         }
         tally.check("balls", CASES / 5, CASES / 10);
     }
@@ -848,7 +893,7 @@ mod tests {
         for case in 0..CASES {
             let pose = rng.pose(2.0);
             let capsule = Capsule::new_y(rng.range(0.0, 1.5), rng.range(0.05, 1.0));
-            solid_case(&mut rng, &mut tally, case, &capsule, &pose, 1.5);
+            solid_case(&mut rng, &mut tally, case, (&capsule, &pose), 1.5);
         }
         tally.check("capsules", CASES / 5, CASES / 10);
     }
@@ -877,23 +922,20 @@ mod tests {
     fn triangle_face_hit_head_on() {
         let c = Point3::new(0.5, 0.5, 3.0);
         let down = -Vec3::z_axis();
-        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &down, 10.0));
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 10.0)));
         assert!((toi - 2.5).abs() < 1e-6);
         close(&point.coords, &Vec3::new(0.5, 0.5, 0.0));
         close(&normal, &Vec3::z());
         // Too short a cast stops before the face.
         assert_eq!(
-            cast_sphere_triangle(&TRI, &c, 0.5, &down, 2.4),
+            cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 2.4)),
             SphereCast::Miss
         );
         // From behind, the two-sided sum is hit on the back face.
         let below = Point3::new(0.5, 0.5, -3.0);
         let (toi, _, normal) = hit(cast_sphere_triangle(
             &TRI,
-            &below,
-            0.5,
-            &Vec3::z_axis(),
-            9.0,
+            &sweep(below, 0.5, Vec3::z_axis(), 9.0),
         ));
         assert!((toi - 2.5).abs() < 1e-6);
         close(&normal, &-Vec3::z());
@@ -904,7 +946,7 @@ mod tests {
         // Head-on onto the edge along X: the centre meets it at (1, -0.3, 0.4), 0.5 from it.
         let dir = UnitVec3::new_normalize(Vec3::new(0.0, 0.6, -0.8));
         let c = Point3::new(1.0, -1.5, 2.0);
-        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &dir, 10.0));
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, dir, 10.0)));
         assert!((toi - 2.0).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(1.0, 0.0, 0.0));
         close(&normal, &Vec3::new(0.0, -0.6, 0.8));
@@ -916,7 +958,7 @@ mod tests {
         let u = Vec3::new(-1.0, -1.0, 1.0).normalize();
         let c = Point3::from(u * 3.5);
         let dir = UnitVec3::new_normalize(-u);
-        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &dir, 10.0));
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, dir, 10.0)));
         assert!((toi - 3.0).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::zeros());
         close(&normal, &u);
@@ -928,20 +970,20 @@ mod tests {
         // Level above the face by more than the radius: a miss, however long.
         let above = Point3::new(-3.0, 0.5, 0.6);
         assert_eq!(
-            cast_sphere_triangle(&TRI, &above, 0.5, &along_x, 100.0),
+            cast_sphere_triangle(&TRI, &sweep(above, 0.5, along_x, 100.0)),
             SphereCast::Miss
         );
         // Exactly along the edge's line, 0.2 above it: the corner ball is met first, at
         // x = -sqrt(0.5² - 0.2²).
         let c = Point3::new(-3.0, 0.0, 0.2);
-        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &along_x, 10.0));
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, along_x, 10.0)));
         let x = -(0.25f32 - 0.04).sqrt();
         assert!((toi - (3.0 + x)).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::zeros());
         close(&normal, &(Vec3::new(x, 0.0, 0.2) / 0.5));
         // Zero-area triangle (two corners equal): edges and corners still work.
         let flat = [TRI[0], TRI[1], TRI[1]];
-        let (toi, _, _) = hit(cast_sphere_triangle(&flat, &c, 0.5, &along_x, 10.0));
+        let (toi, _, _) = hit(cast_sphere_triangle(&flat, &sweep(c, 0.5, along_x, 10.0)));
         assert!((toi - (3.0 + x)).abs() < 1e-5, "{toi}");
     }
 
@@ -950,18 +992,18 @@ mod tests {
         let down = -Vec3::z_axis();
         let c = Point3::new(0.5, 0.5, 0.3);
         assert_eq!(
-            cast_sphere_triangle(&TRI, &c, 0.5, &down, 1.0),
+            cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 1.0)),
             SphereCast::Fallback
         );
         // Beside the edge, within the radius of it.
         let c = Point3::new(1.0, -0.3, 0.1);
         assert_eq!(
-            cast_sphere_triangle(&TRI, &c, 0.5, &down, 1.0),
+            cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 1.0)),
             SphereCast::Fallback
         );
         // Touching exactly is not an overlap: toi 0 when moving in.
         let c = Point3::new(0.5, 0.5, 0.5);
-        let (toi, _, normal) = hit(cast_sphere_triangle(&TRI, &c, 0.5, &down, 1.0));
+        let (toi, _, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 1.0)));
         assert_eq!(toi, 0.0);
         close(&normal, &Vec3::z());
     }
@@ -978,14 +1020,14 @@ mod tests {
         let pose = Iso::translation(1.5, 2.0, 0.0);
         let c = Point3::new(0.7, 2.0, 0.0);
         assert_eq!(
-            cast_sphere_solid(&wall, &pose, &c, 0.3, &down, 5.0),
+            cast_sphere_solid(&wall, &pose, &sweep(c, 0.3, down, 5.0)),
             SphereCast::Miss
         );
         assert_eq!(
-            cast_sphere_solid(&wall, &pose, &c, 0.3, &west, 5.0),
+            cast_sphere_solid(&wall, &pose, &sweep(c, 0.3, west, 5.0)),
             SphereCast::Miss
         );
-        let (toi, _, normal) = hit(cast_sphere_solid(&wall, &pose, &c, 0.3, &east, 5.0));
+        let (toi, _, normal) = hit(cast_sphere_solid(&wall, &pose, &sweep(c, 0.3, east, 5.0)));
         assert_eq!(toi, 0.0);
         close(&normal, &-Vec3::x());
         // Beside the wall's top edge (x = 1, y = 4), touching it (offset (-0.375, 0.5), radius
@@ -994,29 +1036,29 @@ mod tests {
         let r = 0.625;
         let along = Vec3::z_axis();
         assert_eq!(
-            cast_sphere_solid(&wall, &pose, &c, r, &along, 5.0),
+            cast_sphere_solid(&wall, &pose, &sweep(c, r, along, 5.0)),
             SphereCast::Miss
         );
         assert_eq!(
-            cast_sphere_solid(&wall, &pose, &c, r, &west, 5.0),
+            cast_sphere_solid(&wall, &pose, &sweep(c, r, west, 5.0)),
             SphereCast::Miss
         );
         let into = UnitVec3::new_normalize(Vec3::new(0.375, -0.5, 0.0));
-        let (toi, point, normal) = hit(cast_sphere_solid(&wall, &pose, &c, r, &into, 5.0));
+        let (toi, point, normal) = hit(cast_sphere_solid(&wall, &pose, &sweep(c, r, into, 5.0)));
         assert_eq!(toi, 0.0);
         close(&point.coords, &Vec3::new(1.0, 4.0, 0.0));
         close(&normal, &-into.into_inner());
         // Resting on a triangle, walking level across it.
         let c = Point3::new(0.5, 0.5, 0.5);
         assert_eq!(
-            cast_sphere_triangle(&TRI, &c, 0.5, &east, 5.0),
+            cast_sphere_triangle(&TRI, &sweep(c, 0.5, east, 5.0)),
             SphereCast::Miss
         );
         // Touching a ball, moving tangentially.
         let ball = Ball::new(1.0);
         let c = Point3::new(0.0, 1.5, 0.0);
         assert_eq!(
-            cast_sphere_solid(&ball, &Iso::identity(), &c, 0.5, &east, 5.0),
+            cast_sphere_solid(&ball, &Iso::identity(), &sweep(c, 0.5, east, 5.0)),
             SphereCast::Miss
         );
     }
@@ -1049,12 +1091,12 @@ mod tests {
                     for _ in 0..4 {
                         let dir = rng.dir();
                         let casts = [
-                            cast_sphere_triangle(&tri, start, r, &dir, max),
-                            cast_sphere_triangle(&point_tri, start, r, &dir, max),
-                            cast_sphere_solid(&flat_box, &id, start, r, &dir, max),
-                            cast_sphere_solid(&dot_box, &id, start, r, &dir, max),
-                            cast_sphere_solid(&dot_capsule, &id, start, r, &dir, max),
-                            cast_sphere_solid(&Ball::new(0.0), &id, start, r, &dir, max),
+                            cast_sphere_triangle(&tri, &sweep(*start, r, dir, max)),
+                            cast_sphere_triangle(&point_tri, &sweep(*start, r, dir, max)),
+                            cast_sphere_solid(&flat_box, &id, &sweep(*start, r, dir, max)),
+                            cast_sphere_solid(&dot_box, &id, &sweep(*start, r, dir, max)),
+                            cast_sphere_solid(&dot_capsule, &id, &sweep(*start, r, dir, max)),
+                            cast_sphere_solid(&Ball::new(0.0), &id, &sweep(*start, r, dir, max)),
                         ];
                         for cast in casts {
                             if let SphereCast::Hit { toi, point, normal } = cast {
@@ -1081,7 +1123,7 @@ mod tests {
         let down = -Vec3::y_axis();
         // Face: from above, onto the top (world y = 0.5).
         let c = Point3::new(10.3, 3.0, 0.2);
-        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &c, r, &down, 5.0));
+        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &sweep(c, r, down, 5.0)));
         assert!((toi - 2.25).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(10.3, 0.5, 0.2));
         close(&normal, &Vec3::y());
@@ -1090,7 +1132,7 @@ mod tests {
         let u = Vec3::new(1.0, 1.0, 0.0).normalize();
         let c = Point3::new(12.0, 0.5, 0.3) + u * 2.25;
         let dir = UnitVec3::new_normalize(-u);
-        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &c, r, &dir, 5.0));
+        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &sweep(c, r, dir, 5.0)));
         assert!((toi - 2.0).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(12.0, 0.5, 0.3));
         close(&normal, &u);
@@ -1098,7 +1140,7 @@ mod tests {
         let u = Vec3::new(1.0, 1.0, 1.0).normalize();
         let c = Point3::new(12.0, 0.5, 1.0) + u * 3.25;
         let dir = UnitVec3::new_normalize(-u);
-        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &c, r, &dir, 5.0));
+        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &sweep(c, r, dir, 5.0)));
         assert!((toi - 3.0).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(12.0, 0.5, 1.0));
         close(&normal, &u);
@@ -1106,18 +1148,18 @@ mod tests {
         let c = Point3::new(5.0, 0.8, 0.0);
         let east = Vec3::x_axis();
         assert_eq!(
-            cast_sphere_solid(&cuboid, &pose, &c, r, &east, 20.0),
+            cast_sphere_solid(&cuboid, &pose, &sweep(c, r, east, 20.0)),
             SphereCast::Miss
         );
         // Parallel to the top, lower: the side face at world x = 8, seen at toi 2.75.
         let c = Point3::new(5.0, 0.4, 0.0);
-        let (toi, _, normal) = hit(cast_sphere_solid(&cuboid, &pose, &c, r, &east, 20.0));
+        let (toi, _, normal) = hit(cast_sphere_solid(&cuboid, &pose, &sweep(c, r, east, 20.0)));
         assert!((toi - 2.75).abs() < 1e-5, "{toi}");
         close(&normal, &-Vec3::x());
         // Overlap falls back.
         let c = Point3::new(10.0, 0.6, 0.0);
         assert_eq!(
-            cast_sphere_solid(&cuboid, &pose, &c, r, &down, 5.0),
+            cast_sphere_solid(&cuboid, &pose, &sweep(c, r, down, 5.0)),
             SphereCast::Fallback
         );
     }
@@ -1128,7 +1170,8 @@ mod tests {
         let planet = Ball::new(30.0);
         let c = Point3::new(0.0, 1.0, 0.0);
         let down = -Vec3::y_axis();
-        let (toi, point, normal) = hit(cast_sphere_solid(&planet, &pose, &c, 0.3, &down, 2.0));
+        let (toi, point, normal) =
+            hit(cast_sphere_solid(&planet, &pose, &sweep(c, 0.3, down, 2.0)));
         assert!((toi - 0.7).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::zeros());
         close(&normal, &Vec3::y());
@@ -1138,24 +1181,26 @@ mod tests {
         let id = Iso::identity();
         let c = Point3::new(-3.0, 0.5, 0.0);
         let east = Vec3::x_axis();
-        let (toi, point, normal) = hit(cast_sphere_solid(&capsule, &id, &c, 0.25, &east, 5.0));
+        let (toi, point, normal) =
+            hit(cast_sphere_solid(&capsule, &id, &sweep(c, 0.25, east, 5.0)));
         assert!((toi - 2.25).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(-0.5, 0.5, 0.0));
         close(&normal, &-Vec3::x());
         let c = Point3::new(0.0, 4.0, 0.0);
-        let (toi, point, normal) = hit(cast_sphere_solid(&capsule, &id, &c, 0.25, &down, 5.0));
+        let (toi, point, normal) =
+            hit(cast_sphere_solid(&capsule, &id, &sweep(c, 0.25, down, 5.0)));
         assert!((toi - 2.25).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(0.0, 1.5, 0.0));
         close(&normal, &Vec3::y());
         // Unhandled shapes and non-finite inputs fall back on GJK.
         let cyl = parry3d::shape::Cylinder::new(1.0, 0.5);
         assert_eq!(
-            cast_sphere_solid(&cyl, &id, &c, 0.25, &down, 5.0),
+            cast_sphere_solid(&cyl, &id, &sweep(c, 0.25, down, 5.0)),
             SphereCast::Fallback
         );
         let nan = Point3::new(Real::NAN, 0.0, 0.0);
         assert_eq!(
-            cast_sphere_solid(&capsule, &id, &nan, 0.25, &down, 5.0),
+            cast_sphere_solid(&capsule, &id, &sweep(nan, 0.25, down, 5.0)),
             SphereCast::Fallback
         );
     }

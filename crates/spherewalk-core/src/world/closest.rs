@@ -90,7 +90,7 @@ fn closest_on_triangle(t: &[Point3; 3], p: &Point3) -> (Point3, TriRegion) {
 /// distance. Behind the face, inside its prism and no deeper than `max_distance`, the point is
 /// inside (negative distance, pushed out along the face normal). Behind the plane but outside
 /// the prism, the triangle is ignored: a neighbour whose prism holds the point owns it.
-pub(super) fn triangle_closest(
+pub(super) fn closest_triangle(
     corners: &[Point3; 3],
     normal: &UnitVec3,
     query: &Point3,
@@ -190,7 +190,7 @@ fn beyond(square: Real, reach: Real) -> bool {
 
 /// Closest point of the ball of `radius` (m) centred at `centre` (world, m). A query at the
 /// exact centre leaves along world +Y.
-pub(super) fn ball_closest(
+pub(super) fn closest_ball(
     centre: &Point3,
     radius: Real,
     query: &Point3,
@@ -201,7 +201,7 @@ pub(super) fn ball_closest(
 
 /// Closest point of the capsule with axis `a`-`b` (world, m) and `radius` (m). A query on the
 /// axis leaves along a fixed direction square to it.
-pub(super) fn capsule_closest(
+pub(super) fn closest_capsule(
     a: &Point3,
     b: &Point3,
     radius: Real,
@@ -228,7 +228,7 @@ pub(super) fn capsule_closest(
 /// clamped point; inside (or on the surface), the nearest face, ties to the lower axis. The
 /// distance is measured in the world from the transformed point, as for any other solid, so a
 /// resting contact reads the same whichever way the box is turned.
-pub(super) fn cuboid_closest(
+pub(super) fn closest_cuboid(
     pose: &Iso,
     half: &Vec3,
     query: &Point3,
@@ -301,7 +301,7 @@ fn most_outside_face(p: &Vec3, half: &Vec3) -> UnitVec3 {
 
 /// Closest point on any other solid parry `shape` at `pose` (world), through parry's point
 /// projection: outside gives a positive distance, inside a negative one.
-pub(super) fn solid_closest(
+pub(super) fn closest_solid(
     shape: &dyn Shape,
     pose: &Iso,
     query: &Point3,
@@ -372,7 +372,7 @@ mod tests {
                 0 => {
                     let r = rng.range(0.05, 2.0);
                     let centre = Point3::from(pose.translation.vector);
-                    let ours = ball_closest(&centre, r, &query, Real::MAX);
+                    let ours = closest_ball(&centre, r, &query, Real::MAX);
                     (ours, Ball::new(r).project_point(&pose, &query, false))
                 }
                 1 => {
@@ -381,14 +381,14 @@ mod tests {
                         rng.range(0.05, 2.0),
                         rng.range(0.05, 2.0),
                     );
-                    let ours = cuboid_closest(&pose, &half, &query, Real::MAX);
+                    let ours = closest_cuboid(&pose, &half, &query, Real::MAX);
                     (ours, Cuboid::new(half).project_point(&pose, &query, false))
                 }
                 _ => {
                     let (h, r) = (rng.range(0.0, 1.5), rng.range(0.05, 1.0));
                     let capsule = Capsule::new_y(h, r);
                     let (a, b) = (pose * capsule.segment.a, pose * capsule.segment.b);
-                    let ours = capsule_closest(&a, &b, r, &query, Real::MAX);
+                    let ours = closest_capsule(&a, &b, r, &query, Real::MAX);
                     (ours, capsule.project_point(&pose, &query, false))
                 }
             };
@@ -426,12 +426,12 @@ mod tests {
             let closest = |limit: Real| match case % 4 {
                 0 => {
                     let centre = Point3::from(pose.translation.vector);
-                    ball_closest(&centre, 0.7, &query, limit)
+                    closest_ball(&centre, 0.7, &query, limit)
                 }
-                1 => cuboid_closest(&pose, &Vec3::new(0.5, 1.0, 0.3), &query, limit),
+                1 => closest_cuboid(&pose, &Vec3::new(0.5, 1.0, 0.3), &query, limit),
                 2 => {
                     let (a, b) = (pose * Point3::new(0.0, -0.6, 0.0), pose * Point3::origin());
-                    capsule_closest(&a, &b, 0.4, &query, limit)
+                    closest_capsule(&a, &b, 0.4, &query, limit)
                 }
                 _ => {
                     let corners = [
@@ -440,7 +440,7 @@ mod tests {
                         pose * Point3::new(0.0, 0.0, 1.2),
                     ];
                     let normal = pose * Vec3::y_axis();
-                    triangle_closest(&corners, &normal, &query, limit)
+                    closest_triangle(&corners, &normal, &query, limit)
                 }
             };
             let Some(free) = closest(Real::MAX) else {
@@ -469,20 +469,20 @@ mod tests {
     #[test]
     fn degenerate_queries_have_a_direction() {
         let centre = Point3::new(1.0, 2.0, 3.0);
-        let sp = ball_closest(&centre, 0.5, &centre, 1.0).expect("inside");
+        let sp = closest_ball(&centre, 0.5, &centre, 1.0).expect("inside");
         assert_eq!(sp.contact_normal, Vec3::y_axis());
         assert_eq!(sp.distance, -0.5);
         let (a, b) = (Point3::origin(), Point3::new(0.0, 2.0, 0.0));
-        let sp = capsule_closest(&a, &b, 0.3, &Point3::new(0.0, 1.0, 0.0), 1.0).expect("inside");
+        let sp = closest_capsule(&a, &b, 0.3, &Point3::new(0.0, 1.0, 0.0), 1.0).expect("inside");
         assert!(sp.contact_normal.dot(&Vec3::y()).abs() < 1e-6);
         assert!((sp.distance + 0.3).abs() < 1e-6);
         let half = Vec3::new(1.0, 1.0, 1.0);
         let on_top = Point3::new(0.2, 1.0, -0.4);
-        let sp = cuboid_closest(&Iso::identity(), &half, &on_top, 1.0).expect("on the face");
+        let sp = closest_cuboid(&Iso::identity(), &half, &on_top, 1.0).expect("on the face");
         assert_eq!(sp.contact_normal, Vec3::y_axis());
         assert_eq!(sp.distance, 0.0);
         let nan = Point3::new(Real::NAN, 0.0, 0.0);
-        assert!(ball_closest(&centre, 0.5, &nan, 1.0).is_none());
-        assert!(cuboid_closest(&Iso::identity(), &half, &nan, 1.0).is_none());
+        assert!(closest_ball(&centre, 0.5, &nan, 1.0).is_none());
+        assert!(closest_cuboid(&Iso::identity(), &half, &nan, 1.0).is_none());
     }
 }

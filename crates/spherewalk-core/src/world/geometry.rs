@@ -7,8 +7,8 @@
 //! physics engine's own structures can be another (the `spherewalk-rapier` crate answers
 //! from rapier's broad phase and collider set, with no copy of the scene).
 
-use super::primitive::{Owner, WHOLE, push_shape_primitives};
-use super::{ColliderFlags, ColliderId, CollisionWorld, Primitive, QueryFilter};
+use super::decompose::{Decompose, Owner, WHOLE};
+use super::{ColliderFlags, ColliderId, Primitive, QueryFilter};
 use crate::math::{Iso, Vec3};
 use parry3d::bounding_volume::Aabb;
 use parry3d::shape::Shape;
@@ -28,8 +28,8 @@ pub struct ColliderMotion {
 ///
 /// Implementations must be deterministic: the same scene and query give the same primitives in
 /// the same order, or steps stop being reproducible (and parallel runs stop matching serial
-/// ones). Every query method of the motor (closest points, casts, penetration depths) is built
-/// on these three calls; the inherent methods of `dyn Geometry` give them to any backend.
+/// ones). Every query of the motor (closest points, casts, penetration depths) is built on
+/// these three calls; [`super::WorldQueries`] gives them to every backend.
 pub trait Geometry: Sync {
     /// Appends to `out` every primitive (world frame) of the colliders passing `filter` whose
     /// bounding boxes overlap `aabb` (world, m): the triangles of meshes and heightfields
@@ -55,31 +55,6 @@ pub trait Geometry: Sync {
     fn motion(&self, collider: ColliderId) -> Option<ColliderMotion>;
 }
 
-impl Geometry for CollisionWorld {
-    fn gather_primitives(
-        &self,
-        aabb: &Aabb,
-        filter: &QueryFilter,
-        ids: &mut Vec<ColliderId>,
-        out: &mut Vec<Primitive>,
-    ) {
-        CollisionWorld::gather_primitives(self, aabb, filter, ids, out);
-    }
-
-    fn solid_shape(&self, collider: ColliderId, part: u32) -> Option<&dyn Shape> {
-        solid_part(&*self.get(collider)?.shape.0, part)
-    }
-
-    fn motion(&self, collider: ColliderId) -> Option<ColliderMotion> {
-        let c = self.get(collider)?;
-        Some(ColliderMotion {
-            pose: c.pose,
-            linear: c.linear_velocity,
-            angular: c.angular_velocity,
-        })
-    }
-}
-
 /// Appends to `out` the primitives (world frame) of one collider, `collider`, whose parry
 /// `shape` stands at `pose` (world, m, rad) with `flags`: the triangles of a trimesh or
 /// heightfield whose boxes overlap `region` (world, m; one-sided unless
@@ -100,7 +75,7 @@ pub fn shape_primitives(
         walkable: !flags.not_walkable,
         two_sided: flags.two_sided,
     };
-    push_shape_primitives(owner, shape, pose, WHOLE, region, out);
+    Decompose { owner, region, out }.shape(shape, pose, WHOLE);
 }
 
 /// The shape a [`crate::backend::PrimitiveShape::Solid`] primitive's `part` names within its collider's

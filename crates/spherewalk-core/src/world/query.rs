@@ -1,13 +1,17 @@
-//! Whole-world queries built on primitives: closest point, sphere cast and ray cast.
+//! The queries every [`Geometry`] answers ([`WorldQueries`]): on one primitive, and on the
+//! whole world (closest point, penetration, sphere cast, ray cast), each gathering the
+//! primitives around the query and measuring them as the motor does.
 
+use super::cast::Sweep;
+use super::measure;
 use super::sphere_box;
-use super::{ColliderId, CollisionWorld, Geometry, Primitive, QueryFilter, SurfacePoint};
+use super::{ColliderId, Geometry, Primitive, QueryFilter, SurfacePoint};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::shape::SphereStack;
 use parry3d::bounding_volume::Aabb;
 
-/// Result of [`CollisionWorld::cast_sphere`].
+/// Result of [`WorldQueries::cast_sphere`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SphereCastHit {
     /// The collider hit.
@@ -20,7 +24,7 @@ pub struct SphereCastHit {
     pub normal: UnitVec3,
 }
 
-/// Result of [`CollisionWorld::cast_ray`].
+/// Result of [`WorldQueries::cast_ray`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayHit {
     /// The collider hit.
@@ -36,6 +40,8 @@ pub struct RayHit {
 /// Half-width (m) given to a ray's bounding box (see [`swept_box`]).
 const RAY_BOX_MARGIN: Real = 1e-4;
 
+/// The bounding box (world, m) of a sphere of `radius` (m) moving `distance` (m) from `start`
+/// along unit `dir`; a ray (radius 0) gets a little width.
 pub(crate) fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: Real) -> Aabb {
     let end = start + dir.into_inner() * distance;
     // A ray's box gets a little width: a zero-width box lying exactly on a heightfield's grid
@@ -45,8 +51,8 @@ pub(crate) fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: 
 }
 
 /// Deepest penetration (m, >= 0) of a sphere at rest at `centre` into `prims`.
-fn deepest_of_sphere(
-    world: &dyn Geometry,
+fn deepest_of_sphere<G: Geometry + ?Sized>(
+    world: &G,
     prims: &[Primitive],
     centre: &Point3,
     radius: Real,
@@ -55,15 +61,15 @@ fn deepest_of_sphere(
     prims
         .iter()
         .filter(|p| super::boxes_overlap_counted(&p.aabb, &bounds))
-        .filter_map(|p| world.held_contact(p, centre, radius, centre))
+        .filter_map(|p| measure::held_contact(world, p, centre, radius, centre))
         .map(|sp| radius - sp.distance)
         .fold(0.0, Real::max)
 }
 
 /// Deepest penetration (m, >= 0) of any sphere of `stack` at rest at `pose` into `prims`: the
 /// one measure of a stack's overlap (the step report, traces, tests).
-pub(crate) fn deepest_among(
-    world: &dyn Geometry,
+pub(crate) fn deepest_among<G: Geometry + ?Sized>(
+    world: &G,
     prims: &[Primitive],
     pose: &Pose,
     stack: &SphereStack,
@@ -76,15 +82,15 @@ pub(crate) fn deepest_among(
 
 /// Closest surface point among `prims` to `query` within `max_distance`: smallest signed
 /// distance first, ties broken by primitive order (deterministic).
-pub(crate) fn closest_among(
-    world: &dyn Geometry,
+fn closest_among<G: Geometry + ?Sized>(
+    world: &G,
     prims: &[Primitive],
     query: &Point3,
     max_distance: Real,
 ) -> Option<(ColliderId, SurfacePoint)> {
     let mut best: Option<(ColliderId, SurfacePoint)> = None;
     for prim in prims {
-        if let Some(sp) = world.primitive_closest(prim, query, max_distance)
+        if let Some(sp) = measure::closest_primitive(world, prim, query, max_distance)
             && best.is_none_or(|(_, b)| sp.distance < b.distance)
         {
             best = Some((prim.collider, sp));
@@ -93,25 +99,26 @@ pub(crate) fn closest_among(
     best
 }
 
-/// Nearest sphere-cast hit among `prims` (deterministic tie-break by order), with the index of
-/// the primitive hit.
-pub(crate) fn cast_sphere_among(
-    world: &dyn Geometry,
+/// Nearest hit of the sphere of `sweep` among `prims` (deterministic tie-break by order), with
+/// the index of the primitive hit.
+pub(crate) fn cast_sphere_among<G: Geometry + ?Sized>(
+    world: &G,
     prims: &[Primitive],
-    centre: &Point3,
-    radius: Real,
-    dir: &UnitVec3,
-    max_distance: Real,
+    sweep: &Sweep,
 ) -> Option<(usize, SphereCastHit)> {
     let mut best: Option<(usize, SphereCastHit)> = None;
-    let swept = swept_box(centre, dir, max_distance, radius);
+    let swept = swept_box(&sweep.centre, &sweep.dir, sweep.max_distance, sweep.radius);
     for (k, prim) in prims.iter().enumerate() {
         if !super::boxes_overlap(&prim.aabb, &swept) {
             continue;
         }
-        let limit = best.map_or(max_distance, |(_, b)| b.distance);
+        let limit = best.map_or(sweep.max_distance, |(_, b)| b.distance);
+        let shorter = Sweep {
+            max_distance: limit,
+            ..*sweep
+        };
         if let Some((distance, point, normal)) =
-            world.primitive_cast_sphere(prim, centre, radius, dir, limit)
+            measure::cast_sphere_primitive(world, prim, &shorter)
             && best.is_none_or(|(_, b)| distance < b.distance)
         {
             let hit = SphereCastHit {
@@ -128,8 +135,8 @@ pub(crate) fn cast_sphere_among(
 
 /// Nearest ray hit among `prims` (deterministic tie-break by order), with the index of the
 /// primitive hit.
-pub(crate) fn cast_ray_among(
-    world: &dyn Geometry,
+pub(crate) fn cast_ray_among<G: Geometry + ?Sized>(
+    world: &G,
     prims: &[Primitive],
     origin: &Point3,
     dir: &UnitVec3,
@@ -142,7 +149,8 @@ pub(crate) fn cast_ray_among(
             continue;
         }
         let limit = best.map_or(max_distance, |(_, b)| b.distance);
-        if let Some((distance, normal)) = world.primitive_cast_ray(prim, origin, dir, limit)
+        if let Some((distance, normal)) =
+            measure::cast_ray_primitive(world, prim, origin, dir, limit)
             && best.is_none_or(|(_, b)| distance < b.distance)
         {
             let hit = RayHit {
@@ -157,59 +165,125 @@ pub(crate) fn cast_ray_among(
     best
 }
 
-/// Whole-world queries, for any backend: each gathers the primitives around the query and
-/// measures them as the motor does.
-impl dyn Geometry + '_ {
+/// The primitives of the colliders passing `filter` around `bounds` (world, m).
+fn gathered<G: Geometry + ?Sized>(
+    world: &G,
+    bounds: &Aabb,
+    filter: &QueryFilter,
+) -> Vec<Primitive> {
+    let mut ids = Vec::new();
+    let mut prims = Vec::new();
+    world.gather_primitives(bounds, filter, &mut ids, &mut prims);
+    prims
+}
+
+/// The queries of any collision backend, written once on its three calls: on one
+/// [`Primitive`] (closest point, extent, sphere cast, ray cast) and on the whole world (the
+/// same through [`Geometry::gather_primitives`], plus penetration depths). Implemented for
+/// every [`Geometry`], so [`crate::CollisionWorld`], `dyn Geometry` and other backends all
+/// answer them; bring it in scope with the prelude.
+///
+/// # Example
+/// ```
+/// use spherewalk_core::parry3d::shape::SharedShape;
+/// use spherewalk_core::prelude::*;
+/// let mut world = CollisionWorld::new();
+/// world.insert(ColliderDesc::new(SharedShape::ball(1.0)))?;
+/// let backend: &dyn spherewalk_core::backend::Geometry = &world;
+/// // The same query on the world and on the backend trait object: 2 m from the ball's top.
+/// let top = Point3::new(0.0, 3.0, 0.0);
+/// let (_, on_world) = world.closest_point(&top, 5.0, &QueryFilter::default()).expect("near");
+/// let (_, on_backend) = backend.closest_point(&top, 5.0, &QueryFilter::default()).expect("near");
+/// assert_eq!(on_world, on_backend);
+/// assert!((on_world.distance - 2.0).abs() < 1e-6);
+/// # Ok::<(), spherewalk_core::WorldError>(())
+/// ```
+pub trait WorldQueries: Geometry {
+    /// Closest point of `prim` to `query` (world, m), if the signed distance is at most
+    /// `max_distance` and, behind a one-sided triangle, no deeper than `max_distance`.
+    fn closest_primitive(
+        &self,
+        prim: &Primitive,
+        query: &Point3,
+        max_distance: Real,
+    ) -> Option<SurfacePoint> {
+        measure::closest_primitive(self, prim, query, max_distance)
+    }
+
+    /// How far `prim` reaches along unit `dir` (world): the largest `p . dir` (m) over its
+    /// points. Exact for triangles and convex solids; other solids answer from their bounding
+    /// box, which is never less.
+    fn extent_primitive(&self, prim: &Primitive, dir: &UnitVec3) -> Real {
+        measure::extent_primitive(self, prim, dir)
+    }
+
+    /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to
+    /// `max_distance` (m) against `prim`. One-sided triangles are only hit from the front.
+    /// Returns the distance travelled, the contact point and the contact normal (world).
+    fn cast_sphere_primitive(
+        &self,
+        prim: &Primitive,
+        centre: &Point3,
+        radius: Real,
+        dir: &UnitVec3,
+        max_distance: Real,
+    ) -> Option<(Real, Point3, UnitVec3)> {
+        let sweep = Sweep {
+            centre: *centre,
+            radius,
+            dir: *dir,
+            max_distance,
+        };
+        measure::cast_sphere_primitive(self, prim, &sweep)
+    }
+
+    /// Casts a ray from `origin` along unit `dir` (world) up to `max_distance` (m) against
+    /// `prim`. One-sided triangles are only hit from the front. Returns the distance and the
+    /// surface normal facing the ray's origin (world).
+    fn cast_ray_primitive(
+        &self,
+        prim: &Primitive,
+        origin: &Point3,
+        dir: &UnitVec3,
+        max_distance: Real,
+    ) -> Option<(Real, UnitVec3)> {
+        measure::cast_ray_primitive(self, prim, origin, dir, max_distance)
+    }
+
     /// The closest surface point to `query` (world, m) within `max_distance` (m), with
     /// sidedness: a negative distance means `query` is inside a solid or behind a one-sided
     /// mesh face (by at most `max_distance`).
-    pub fn closest_point(
+    fn closest_point(
         &self,
         query: &Point3,
         max_distance: Real,
         filter: &QueryFilter,
     ) -> Option<(ColliderId, SurfacePoint)> {
-        let mut ids = Vec::new();
-        let mut prims = Vec::new();
-        self.gather_primitives(
-            &sphere_box(query, max_distance),
-            filter,
-            &mut ids,
-            &mut prims,
-        );
+        let prims = gathered(self, &sphere_box(query, max_distance), filter);
         closest_among(self, &prims, query, max_distance)
     }
 
     /// Deepest penetration (m, >= 0) of a sphere of `radius` at `centre` (world) into any
     /// collider passing `filter`; 0 when it touches nothing. The sphere is at rest: a centre
     /// behind a one-sided face does not count ([`Primitive::holds`]).
-    pub fn sphere_penetration(&self, centre: &Point3, radius: Real, filter: &QueryFilter) -> Real {
-        let mut ids = Vec::new();
-        let mut prims = Vec::new();
-        self.gather_primitives(&sphere_box(centre, radius), filter, &mut ids, &mut prims);
+    fn sphere_penetration(&self, centre: &Point3, radius: Real, filter: &QueryFilter) -> Real {
+        let prims = gathered(self, &sphere_box(centre, radius), filter);
         deepest_of_sphere(self, &prims, centre, radius)
     }
 
     /// Deepest penetration (m, >= 0) of any sphere of `stack` at `pose` into the colliders
     /// passing `filter`, as the motor's [`crate::StepReport::max_penetration`] measures it.
-    pub fn stack_penetration(
-        &self,
-        pose: &Pose,
-        stack: &SphereStack,
-        filter: &QueryFilter,
-    ) -> Real {
-        let mut ids = Vec::new();
-        let mut prims = Vec::new();
+    fn stack_penetration(&self, pose: &Pose, stack: &SphereStack, filter: &QueryFilter) -> Real {
         let r = Vec3::repeat(stack.height());
         let bounds = Aabb::new(pose.position - r, pose.position + r);
-        self.gather_primitives(&bounds, filter, &mut ids, &mut prims);
+        let prims = gathered(self, &bounds, filter);
         deepest_among(self, &prims, pose, stack)
     }
 
     /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to
     /// `max_distance` (m); returns the first hit. Shapes the sphere already overlaps and is
     /// moving away from are ignored; one-sided faces are only hit from the front.
-    pub fn cast_sphere(
+    fn cast_sphere(
         &self,
         centre: &Point3,
         radius: Real,
@@ -217,87 +291,29 @@ impl dyn Geometry + '_ {
         max_distance: Real,
         filter: &QueryFilter,
     ) -> Option<SphereCastHit> {
-        let mut ids = Vec::new();
-        let mut prims = Vec::new();
-        let aabb = swept_box(centre, dir, max_distance, radius);
-        self.gather_primitives(&aabb, filter, &mut ids, &mut prims);
-        cast_sphere_among(self, &prims, centre, radius, dir, max_distance).map(|(_, hit)| hit)
+        let sweep = Sweep {
+            centre: *centre,
+            radius,
+            dir: *dir,
+            max_distance,
+        };
+        let prims = gathered(self, &swept_box(centre, dir, max_distance, radius), filter);
+        cast_sphere_among(self, &prims, &sweep).map(|(_, hit)| hit)
     }
 
     /// Casts a ray from `origin` along unit `dir` (world) up to `max_distance` (m); returns the
     /// first hit with the surface normal facing the origin. One-sided faces are only hit from
     /// the front.
-    pub fn cast_ray(
+    fn cast_ray(
         &self,
         origin: &Point3,
         dir: &UnitVec3,
         max_distance: Real,
         filter: &QueryFilter,
     ) -> Option<RayHit> {
-        let mut ids = Vec::new();
-        let mut prims = Vec::new();
-        let aabb = swept_box(origin, dir, max_distance, 0.0);
-        self.gather_primitives(&aabb, filter, &mut ids, &mut prims);
+        let prims = gathered(self, &swept_box(origin, dir, max_distance, 0.0), filter);
         cast_ray_among(self, &prims, origin, dir, max_distance).map(|(_, hit)| hit)
     }
 }
 
-/// The whole-world queries of `dyn Geometry`, callable on the world itself.
-impl CollisionWorld {
-    /// The closest surface point to `query` (world, m) within `max_distance` (m), with
-    /// sidedness: a negative distance means `query` is inside a solid or behind a one-sided
-    /// mesh face (by at most `max_distance`).
-    pub fn closest_point(
-        &self,
-        query: &Point3,
-        max_distance: Real,
-        filter: &QueryFilter,
-    ) -> Option<(ColliderId, SurfacePoint)> {
-        (self as &dyn Geometry).closest_point(query, max_distance, filter)
-    }
-
-    /// Deepest penetration (m, >= 0) of a sphere of `radius` at `centre` (world) into any
-    /// collider passing `filter`; 0 when it touches nothing. The sphere is at rest: a centre
-    /// behind a one-sided face does not count ([`Primitive::holds`]).
-    pub fn sphere_penetration(&self, centre: &Point3, radius: Real, filter: &QueryFilter) -> Real {
-        (self as &dyn Geometry).sphere_penetration(centre, radius, filter)
-    }
-
-    /// Deepest penetration (m, >= 0) of any sphere of `stack` at `pose` into the colliders
-    /// passing `filter`, as the motor's [`crate::StepReport::max_penetration`] measures it.
-    pub fn stack_penetration(
-        &self,
-        pose: &Pose,
-        stack: &SphereStack,
-        filter: &QueryFilter,
-    ) -> Real {
-        (self as &dyn Geometry).stack_penetration(pose, stack, filter)
-    }
-
-    /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to
-    /// `max_distance` (m); returns the first hit. Shapes the sphere already overlaps and is
-    /// moving away from are ignored; one-sided faces are only hit from the front.
-    pub fn cast_sphere(
-        &self,
-        centre: &Point3,
-        radius: Real,
-        dir: &UnitVec3,
-        max_distance: Real,
-        filter: &QueryFilter,
-    ) -> Option<SphereCastHit> {
-        (self as &dyn Geometry).cast_sphere(centre, radius, dir, max_distance, filter)
-    }
-
-    /// Casts a ray from `origin` along unit `dir` (world) up to `max_distance` (m); returns the
-    /// first hit with the surface normal facing the origin. One-sided faces are only hit from
-    /// the front.
-    pub fn cast_ray(
-        &self,
-        origin: &Point3,
-        dir: &UnitVec3,
-        max_distance: Real,
-        filter: &QueryFilter,
-    ) -> Option<RayHit> {
-        (self as &dyn Geometry).cast_ray(origin, dir, max_distance, filter)
-    }
-}
+impl<G: Geometry + ?Sized> WorldQueries for G {}

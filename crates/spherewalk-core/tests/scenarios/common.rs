@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, Motor, MotorSettings, MotorState,
     MoveIntent, Point3, Pose, Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3, math::Iso,

@@ -4,6 +4,7 @@ use crate::common::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::na::DMatrix;
 use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{
     ColliderDesc, GroundState, MotorSettings, MoveIntent, Point3, Real, Vec3, math::Iso,
 };

@@ -1,6 +1,7 @@
 //! Surface up-mode: walking from a floor onto a wall and onto the ceiling.
 
 use crate::common::*;
+use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{MotorSettings, MoveIntent, Point3, Quat, Real, UpFrame, Vec3, math::Iso};
 
 /// A room slice `height` m tall: floor top y = 0, a wall whose face is x = 4, a ceiling whose

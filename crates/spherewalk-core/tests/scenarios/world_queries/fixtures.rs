@@ -4,6 +4,7 @@ use approx::assert_abs_diff_eq;
 use spherewalk_core::na::DMatrix;
 use spherewalk_core::parry3d::bounding_volume::Aabb;
 use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, Point3, Real, UnitVec3, Vec3, world::QueryFilter,
     world::SurfacePoint,

@@ -1,8 +1,10 @@
 //! AABB overlap: layers, exclusion, appending, sorted ids.
 
 use super::fixtures::*;
+use spherewalk_core::backend::Geometry;
 use spherewalk_core::parry3d::bounding_volume::Aabb;
 use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, Point3, Real, Vec3, world::QueryFilter,
 };

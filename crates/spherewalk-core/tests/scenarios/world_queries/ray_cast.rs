@@ -3,6 +3,7 @@
 use super::fixtures::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{ColliderDesc, CollisionWorld, Point3, Vec3, world::QueryFilter};
 
 #[test]
