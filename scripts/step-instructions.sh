@@ -37,7 +37,7 @@ for i, line in enumerate(lines):
         if kind == "cfn":
             target = names.get(key, "")
     m = re.match(r"^calls=(\d+)", line)
-    if m and target and target.endswith("::step_with_scratch"):
+    if m and target and target.endswith("::advance"):
         calls += int(m.group(1))
         cost += int(lines[i + 1].split()[1])
 print(f"{scene:14s} {cost / max(calls, 1):9.0f} instructions per step ({calls} steps)")

@@ -82,7 +82,6 @@ impl Overlay {
     /// Runs one UI pass for a target of `size` physical pixels and paints it over `target`
     /// (a view of a texture of the overlay's format and that size). `window` gives egui its
     /// input; without one (headless) it sees no input at all.
-    #[allow(clippy::too_many_arguments)]
     pub fn frame(
         &mut self,
         device: &wgpu::Device,

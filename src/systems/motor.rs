@@ -7,7 +7,7 @@ use crate::components::{Character, LastStep, PreviousPose};
 use hecs::World;
 use spherewalk_core::{
     ContactHooks, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real, StepInput,
-    backend::Geometry, motor::StepScratch,
+    backend::Geometry, hooks::Surroundings, motor::StepScratch,
 };
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
@@ -56,8 +56,12 @@ pub fn step_characters(
         let (character, pose, previous, state, intent, last) = item;
         previous.0 = **pose;
         let input = StepInput::new(**intent, fields.at(&character.gravity_point(pose)), dt);
-        let motor = &character.motor;
-        motor.step_with_scratch(collision, pose, state, &input, &mut last.0, hooks, scratch);
+        let around = Surroundings::new(collision).with_hooks(hooks);
+        last.0.swap_scratch(scratch);
+        character
+            .motor
+            .step(around, pose, state, &input, &mut last.0);
+        last.0.swap_scratch(scratch);
     };
     super::for_each_init(&mut items, parallel, StepScratch::default, step_one);
 }

@@ -127,9 +127,10 @@ pub use parry3d::na;
 
 /// Everything a game needs to walk a character, for `use spherewalk_core::prelude::*`: the
 /// crate root's names, plus poses ([`math::Iso`]) to place colliders, the collision filter
-/// ([`world::QueryFilter`]) and the world's queries ([`world::WorldQueries`]: closest point,
-/// casts, penetration depths).
+/// ([`world::QueryFilter`]), the world's queries ([`world::WorldQueries`]: closest point,
+/// casts, penetration depths) and a world with contact hooks ([`hooks::Surroundings`]).
 pub mod prelude {
+    pub use crate::hooks::Surroundings;
     pub use crate::math::Iso;
     pub use crate::world::{QueryFilter, WorldQueries};
     pub use crate::{

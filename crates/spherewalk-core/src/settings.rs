@@ -166,6 +166,26 @@ impl MotorSettings {
     /// # Errors
     /// The first field found out of range, as a [`SettingsError`].
     pub fn validate(&self) -> Result<(), SettingsError> {
+        self.validate_reals()?;
+        if self.max_pushback_iterations == 0 {
+            return Err(SettingsError::NoPushbackIterations);
+        }
+        if self.max_pushback_iterations > MAX_PUSHBACK_ITERATIONS {
+            return Err(SettingsError::TooManyPushbackIterations(
+                self.max_pushback_iterations,
+            ));
+        }
+        if let UpFrame::Fixed(v) = self.up_frame
+            && fixed_up(&v).is_none()
+        {
+            return Err(SettingsError::InvalidFixedUp([v.x, v.y, v.z]));
+        }
+        Ok(())
+    }
+
+    /// Checks every real-valued field (lengths, angles, speeds, times) against its range, in
+    /// the order of the fields.
+    fn validate_reals(&self) -> Result<(), SettingsError> {
         use std::f32::consts::FRAC_PI_2;
         let non_neg = |v: Real| v >= 0.0;
         let pos = |v: Real| v > 0.0;
@@ -219,19 +239,6 @@ impl MotorSettings {
         )?;
         if let Some(v) = self.penetration_recovery_speed {
             check("penetration_recovery_speed", v, pos, "> 0")?;
-        }
-        if self.max_pushback_iterations == 0 {
-            return Err(SettingsError::NoPushbackIterations);
-        }
-        if self.max_pushback_iterations > MAX_PUSHBACK_ITERATIONS {
-            return Err(SettingsError::TooManyPushbackIterations(
-                self.max_pushback_iterations,
-            ));
-        }
-        if let UpFrame::Fixed(v) = self.up_frame
-            && fixed_up(&v).is_none()
-        {
-            return Err(SettingsError::InvalidFixedUp([v.x, v.y, v.z]));
         }
         Ok(())
     }

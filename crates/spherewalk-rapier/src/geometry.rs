@@ -145,7 +145,7 @@ impl Geometry for RapierGeometry<'_> {
                 .flags
                 .and_then(|f| f.get(&collider_handle(id)))
                 .unwrap_or(&none);
-            shape_primitives(id, flags, co.shape(), co.position(), aabb, out);
+            shape_primitives(id, flags, (co.shape(), co.position()), aabb, out);
         }
     }
 

@@ -3,11 +3,10 @@
 
 use super::Step;
 use crate::contact::GroundState;
-use crate::hooks::ContactHooks;
+use crate::hooks::Surroundings;
 use crate::math::{Point3, Real, UnitVec3, Vec3, is_finite_vec, project_on_plane};
 use crate::pose::Pose;
 use crate::state::MotorState;
-use crate::world::Geometry;
 
 /// What the ground carries a character by in one step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -22,7 +21,7 @@ pub(super) struct Carry {
 /// What the ground under a grounded character carries it by this step; nothing off the
 /// ground.
 ///
-/// The velocity is the sum of the ground's [`ContactHooks::surface_velocity`] (projected onto
+/// The velocity is the sum of the ground's [`crate::hooks::ContactHooks::surface_velocity`] (projected onto
 /// the ground's plane: a conveyor belt) and the motion of a kinematic collider: its linear
 /// velocity plus the arc its angular velocity sweeps the character's position through in `dt`
 /// (s), divided by `dt`, so a rider on a turning disc keeps its radius exactly. The collider's
@@ -32,8 +31,7 @@ pub(super) struct Carry {
 /// velocity's part along up, times `dt`. The step caps the character's own velocity plus this
 /// at `max_speed` (flagged).
 pub(super) fn carried(
-    world: &dyn Geometry,
-    hooks: &dyn ContactHooks,
+    around: &Surroundings<'_>,
     pose: &Pose,
     state: &MotorState,
     dt: Real,
@@ -45,7 +43,7 @@ pub(super) fn carried(
         return Carry::default();
     };
     let n = hit.surface_normal;
-    let belt = hooks.surface_velocity(hit.collider, &hit.point, &n);
+    let belt = around.hooks.surface_velocity(hit.collider, &hit.point, &n);
     // A hook's NaN or infinite velocity is ignored, like a bad intent.
     let mut carry = Carry {
         velocity: if is_finite_vec(&belt) {
@@ -55,7 +53,7 @@ pub(super) fn carried(
         },
         turn: 0.0,
     };
-    if let Some(c) = world.motion(hit.collider) {
+    if let Some(c) = around.geometry.motion(hit.collider) {
         carry.velocity += c.linear;
         let spin = c.angular * dt;
         // The turn this step, as an axis and an angle reduced to one revolution; an angle too

@@ -6,21 +6,34 @@ use crate::math::{Point3, Real};
 use crate::world::sphere_box;
 use crate::world::{SurfacePoint, WorldQueries, measure};
 
+/// A sphere where a phase measures it: its centre (world, m), where the centre started its
+/// move (world, m; the centre itself for a sphere at rest; see
+/// [`crate::backend::Primitive::holds`]) and its radius (m).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SphereAt {
+    pub(super) centre: Point3,
+    pub(super) from: Point3,
+    pub(super) radius: Real,
+}
+
 /// Fills `out` with every primitive the sphere penetrates by more than `tol`, with its closest
-/// point, deepest first (ties by index, so the order is deterministic). `from` is where the
-/// sphere's centre started its move (see [`crate::backend::Primitive::holds`]). Returns the deepest
+/// point, deepest first (ties by index, so the order is deterministic). Returns the deepest
 /// penetration (m, >= 0) of any primitive that holds the sphere, `tol` or not.
 // NOTE: always inlined: called out of line from its three callers, it cost the planet step
 // bench about 5 %.
 #[inline(always)]
 pub(super) fn collect_contacts(
     ctx: &StepContext<'_>,
-    centre: &Point3,
-    from: &Point3,
-    radius: Real,
+    sphere: &SphereAt,
     tol: Real,
     out: &mut Vec<(usize, SurfacePoint)>,
 ) -> Real {
+    let SphereAt {
+        centre,
+        from,
+        radius,
+    } = sphere;
+    let (centre, from, radius) = (centre, from, *radius);
     out.clear();
     let mut deepest: Real = 0.0;
     let bounds = sphere_box(centre, radius);

@@ -5,7 +5,7 @@
 //! between closing walls), never through a piece.
 
 use super::StepContext;
-use super::contacts::collect_contacts;
+use super::contacts::{SphereAt, collect_contacts};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::world::sphere_box;
@@ -85,14 +85,12 @@ fn buried(
     let cap = ctx.motor.stack.height();
     ctx.motor.stack.spheres().iter().any(|sphere| {
         let centre = pose.centre_at(sphere.offset_local);
-        collect_contacts(
-            ctx,
-            &centre,
-            &(centre - motion),
-            sphere.radius,
-            tol,
-            contacts,
-        ) > cap
+        let at = SphereAt {
+            centre,
+            from: centre - motion,
+            radius: sphere.radius,
+        };
+        collect_contacts(ctx, &at, tol, contacts) > cap
     })
 }
 
@@ -124,14 +122,19 @@ fn slide_out(
             let start = pose.centre_at(sphere.offset_local);
             let from = start - motion;
             let centre = start + dir.into_inner() * height;
-            collect_contacts(ctx, &centre, &from, sphere.radius, tol, contacts);
+            let at = SphereAt {
+                centre,
+                from,
+                radius: sphere.radius,
+            };
+            collect_contacts(ctx, &at, tol, contacts);
             for (k, sp) in contacts.iter() {
                 let pair = Pair {
                     prim: &ctx.prims[*k],
                     from,
                     radius: sphere.radius,
                 };
-                let left = pair.exit(ctx, &centre, dir, sp, cap - height, tol)?;
+                let left = pair.exit(ctx, &centre, dir, sp, cap - height)?;
                 exit = exit.max(height + left);
             }
         }
@@ -146,7 +149,12 @@ fn slide_out(
         let next = exit.min(room);
         let offset = dir.into_inner() * height;
         let step = next - height;
-        if free_length(ctx, pose, &offset, (dir, step), Touching::Stops, contacts) < step {
+        let slide = Slide {
+            dir,
+            length: step,
+            touching: Touching::Stops,
+        };
+        if free_length(ctx, pose, &offset, &slide, contacts) < step {
             return None;
         }
         if partial {
@@ -193,8 +201,8 @@ impl Pair<'_> {
         dir: &UnitVec3,
         sp: &SurfacePoint,
         limit: Real,
-        tol: Real,
     ) -> Option<Real> {
+        let tol = ctx.motor.settings.penetration_tolerance;
         let rising = sp.contact_normal.dot(dir);
         if rising < -MIN_ALONG {
             return None;
@@ -264,25 +272,43 @@ pub(super) enum Touching {
     Yields,
 }
 
-/// How far (m, at most `length`) the stack at `pose` moved by `offset` (m, world) can move on
-/// along unit `dir` before a sphere meets a primitive it does not already overlap, or, as
-/// `touching` says, moves into one it only touches: the pieces it is inside are being left
-/// (or pressed), the others would be crossed.
+/// A straight move of the whole stack: along unit `dir` (world), at most `length` (m), and
+/// which pieces it may go into.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Slide<'a> {
+    pub(super) dir: &'a UnitVec3,
+    pub(super) length: Real,
+    pub(super) touching: Touching,
+}
+
+/// How far (m, at most the slide's length) the stack at `pose` moved by `offset` (m, world)
+/// can move on along the slide's direction before a sphere meets a primitive it does not
+/// already overlap, or, as the slide's `touching` says, moves into one it only touches: the
+/// pieces it is inside are being left (or pressed), the others would be crossed.
 pub(super) fn free_length(
     ctx: &StepContext<'_>,
     pose: &Pose,
     offset: &Vec3,
-    (dir, length): (&UnitVec3, Real),
-    touching: Touching,
+    slide: &Slide<'_>,
     scratch: &mut Vec<(usize, SurfacePoint)>,
 ) -> Real {
+    let Slide {
+        dir,
+        length,
+        touching,
+    } = *slide;
     let tol = ctx.motor.settings.penetration_tolerance;
     let mut free = length;
     for sphere in ctx.motor.stack.spheres() {
         let start = pose.centre_at(sphere.offset_local) + offset;
         let end = start + dir.into_inner() * free;
         let swept = sphere_box(&start, sphere.radius).merged(&sphere_box(&end, sphere.radius));
-        collect_contacts(ctx, &start, &start, sphere.radius, -tol, scratch);
+        let at = SphereAt {
+            centre: start,
+            from: start,
+            radius: sphere.radius,
+        };
+        collect_contacts(ctx, &at, -tol, scratch);
         for (k, prim) in ctx.prims.iter().enumerate() {
             if !crate::world::boxes_overlap(&prim.aabb, &swept) {
                 continue;

@@ -23,7 +23,7 @@ pub(super) fn up_frame(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     s.velocity = s.state.velocity;
     if s.report.up_turned > 0.0 {
         let stack = Moving::new(s.pose, &mut s.velocity);
-        let buffers = PushBuffers::new(&mut s.scratch.contacts, &mut s.report.hits);
+        let buffers = PushBuffers::new(&mut s.report.scratch.contacts, &mut s.report.hits);
         let pass = pushback(ctx, stack, PushMode::Free, &Vec3::zeros(), buffers);
         s.report.note_pushback(&pass);
     }

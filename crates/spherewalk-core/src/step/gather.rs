@@ -17,7 +17,7 @@ const REGION_SLACK: Real = 0.05;
 /// and whose collider the step's hooks validate for the character where it stands.
 pub(super) fn gather(s: &mut Step<'_>, bounds: &Aabb, prims: &mut Vec<Primitive>) {
     prims.clear();
-    let ids = &mut s.scratch.ids;
+    let ids = &mut s.report.scratch.ids;
     s.world
         .gather_primitives(bounds, s.motor.filter(), ids, prims);
     // Primitives come grouped by collider: ask once per collider.

@@ -64,7 +64,10 @@ fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
         settings.skin_width
     };
     let probed = probe_ground(ctx, s.pose, reach);
-    let buffers = PushBuffers::new(&mut s.scratch.contacts, &mut s.scratch.trial_hits);
+    let buffers = PushBuffers::new(
+        &mut s.report.scratch.contacts,
+        &mut s.report.scratch.trial_hits,
+    );
     let stack = Moving::new(s.pose, &mut s.velocity);
     let mut landing = clamp_to_ground(ctx, stack, probed, rules, buffers);
     if rules.clamp
@@ -78,7 +81,7 @@ fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
     if landing.snapped > settings.penetration_tolerance {
         let snap = -s.pose.up().into_inner() * landing.snapped;
         let stack = Moving::new(s.pose, &mut s.velocity);
-        let buffers = PushBuffers::new(&mut s.scratch.contacts, &mut s.report.hits);
+        let buffers = PushBuffers::new(&mut s.report.scratch.contacts, &mut s.report.hits);
         let pass = pushback(ctx, stack, PushMode::Grounded, &snap, buffers);
         s.report.note_pushback(&pass);
     }
@@ -516,6 +519,34 @@ pub struct Landing {
     pub snapped: Real,
 }
 
+/// The landing on ground `hit` the feet touch but cannot stand on (unless `leaving` it):
+/// held in a wedge of steep faces it is level ground as far as walking goes (`Grounded`, the
+/// velocity into it along up removed), else `SteepGround`.
+fn unstable_landing(
+    ctx: &StepContext<'_>,
+    stack: Moving<'_>,
+    hit: GroundHit,
+    leaving: bool,
+) -> (GroundState, GroundHit) {
+    let Moving { pose, velocity } = stack;
+    if leaving || !wedged(ctx, pose) {
+        return (GroundState::SteepGround, hit);
+    }
+    let up = pose.up();
+    let level = GroundHit {
+        surface_normal: up,
+        slope_angle: 0.0,
+        stable: true,
+        distance: 0.0,
+        ..hit
+    };
+    let into = velocity.dot(&up);
+    if into < 0.0 {
+        *velocity -= up.into_inner() * into;
+    }
+    (GroundState::Grounded, level)
+}
+
 /// The ground clamp and the slope limit, given the ground `probed` under the feet
 /// ([`probe_ground`]). With `rules.clamp`, unstable or missing ground within the clamp
 /// distance is looked for past the edge the feet hang over (a straight drop onto a lower
@@ -558,24 +589,9 @@ pub fn clamp_to_ground(
         return landing;
     }
     if !hit.stable {
-        if !leaving && wedged(ctx, pose) {
-            // Held in a wedge of steep faces: level ground, as far as walking goes.
-            let up = pose.up();
-            landing.hit = Some(GroundHit {
-                surface_normal: up,
-                slope_angle: 0.0,
-                stable: true,
-                distance: 0.0,
-                ..hit
-            });
-            let into = velocity.dot(&up);
-            if into < 0.0 {
-                *velocity -= up.into_inner() * into;
-            }
-            landing.ground = GroundState::Grounded;
-        } else {
-            landing.ground = GroundState::SteepGround;
-        }
+        let (ground, hit) = unstable_landing(ctx, Moving { pose, velocity }, hit, leaving);
+        landing.ground = ground;
+        landing.hit = Some(hit);
         return landing;
     }
     let snap = hit.distance.max(0.0);

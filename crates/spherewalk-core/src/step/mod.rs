@@ -40,7 +40,7 @@ pub use solver::Wall;
 pub use stairs::{Blocked, StepUp, try_step_up};
 
 use crate::contact::GroundState;
-use crate::hooks::{ContactHooks, NoHooks};
+use crate::hooks::{ContactHooks, Surroundings};
 use crate::math::{UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::settings::UpFrame;
@@ -58,8 +58,8 @@ struct Step<'s> {
     hooks: &'s dyn ContactHooks,
     pose: &'s mut Pose,
     state: &'s mut MotorState,
+    /// The report, which also holds the step's working buffers (`report.scratch`).
     report: &'s mut StepReport,
-    scratch: &'s mut StepScratch,
     /// The step's input after the documented clamps.
     input: StepInput,
     /// What the ground carries the character by this step.
@@ -81,8 +81,34 @@ struct Step<'s> {
 }
 
 impl Motor {
-    /// Advances one character by one fixed step, with no contact hooks: see
-    /// [`Self::step_with_hooks`].
+    /// Advances one character by one fixed step through `around`: a collision world (or any
+    /// other [`Geometry`]) alone, or [`Surroundings`] with the game's contact hooks. Pure and
+    /// deterministic: the same inputs (and deterministic hooks) give bit-identical `pose`,
+    /// `state` and `report`.
+    ///
+    /// The step's phases, in order (the outline is `step::attempt`; each phase has a file):
+    /// - **gather**: the primitives in the step's region (the stack's box grown by what the
+    ///   phases can reach; the step runs again over a wider cube when a phase reaches past
+    ///   it) whose collider `hooks` validates;
+    /// - **up frame**: [`turn_up`] toward [`target_up`] (pivoting about the ground contact
+    ///   when grounded, else the feet sphere's centre; heading carried along), the intent's
+    ///   yaw, then [`pushback`] if it turned;
+    /// - **movement**: [`movement_velocity`] plus what the ground carries (a kinematic
+    ///   collider's motion, [`ContactHooks::surface_velocity`]), moved by [`move_substepped`]
+    ///   (substeps no longer than `max_substep_fraction` of the smallest radius, [`pushback`]
+    ///   after each);
+    /// - **stairs**: [`try_step_up`] when a grounded move was blocked by a collider not
+    ///   flagged not walkable;
+    /// - **ground**: [`probe_ground`] (as far as the clamp distance while walking), then
+    ///   [`clamp_to_ground`]: the slope limit, the snap onto stable ground (dropping past an
+    ///   edge when the feet hang over it) and steep faces the feet touch;
+    /// - then what the next step inherits: the carried velocity, coyote time, the knock.
+    ///
+    /// Bad inputs never panic: see [`StepInput`] and [`InputFlags`] for the rules.
+    ///
+    /// The step's working buffers live in `report`; a crowd stepped through one
+    /// [`StepScratch`] per thread swaps it in and out with [`StepReport::swap_scratch`] (the
+    /// result is the same bit for bit whatever the buffers held).
     ///
     /// # Example
     /// A character steps off a 0.3 m ledge and lands on the floor below it.
@@ -109,66 +135,26 @@ impl Motor {
     /// assert!(pose.position.x > 1.5 && pose.position.y.abs() < 1e-3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn step(
+    pub fn step<'w>(
         &self,
-        world: &dyn Geometry,
+        around: impl Into<Surroundings<'w>>,
         pose: &mut Pose,
         state: &mut MotorState,
         input: &StepInput,
         report: &mut StepReport,
     ) {
-        self.step_with_hooks(world, pose, state, input, report, &NoHooks);
+        self.advance(around.into(), pose, state, input, report);
     }
 
-    /// Advances one character by one fixed step. Pure and deterministic: the same inputs (and
-    /// deterministic `hooks`) give bit-identical `pose`, `state` and `report`.
-    ///
-    /// The step's phases, in order (the outline is `step::attempt`; each phase has a file):
-    /// - **gather**: the primitives in the step's region (the stack's box grown by what the
-    ///   phases can reach; the step runs again over a wider cube when a phase reaches past
-    ///   it) whose collider `hooks` validates;
-    /// - **up frame**: [`turn_up`] toward [`target_up`] (pivoting about the ground contact
-    ///   when grounded, else the feet sphere's centre; heading carried along), the intent's
-    ///   yaw, then [`pushback`] if it turned;
-    /// - **movement**: [`movement_velocity`] plus what the ground carries (a kinematic
-    ///   collider's motion, [`ContactHooks::surface_velocity`]), moved by [`move_substepped`]
-    ///   (substeps no longer than `max_substep_fraction` of the smallest radius, [`pushback`]
-    ///   after each);
-    /// - **stairs**: [`try_step_up`] when a grounded move was blocked by a collider not
-    ///   flagged not walkable;
-    /// - **ground**: [`probe_ground`] (as far as the clamp distance while walking), then
-    ///   [`clamp_to_ground`]: the slope limit, the snap onto stable ground (dropping past an
-    ///   edge when the feet hang over it) and steep faces the feet touch;
-    /// - then what the next step inherits: the carried velocity, coyote time, the knock.
-    ///
-    /// Bad inputs never panic: see [`StepInput`] and [`InputFlags`] for the rules.
-    pub fn step_with_hooks(
+    /// [`Self::step`] once `around` is known: the same body whatever the caller's geometry
+    /// type.
+    fn advance(
         &self,
-        world: &dyn Geometry,
+        around: Surroundings<'_>,
         pose: &mut Pose,
         state: &mut MotorState,
         input: &StepInput,
         report: &mut StepReport,
-        hooks: &dyn ContactHooks,
-    ) {
-        let mut scratch = std::mem::take(&mut report.scratch);
-        self.step_with_scratch(world, pose, state, input, report, hooks, &mut scratch);
-        report.scratch = scratch;
-    }
-
-    /// [`Self::step_with_hooks`] with its working buffers in `scratch` instead of in `report`.
-    /// The result is the same bit for bit whatever `scratch` held before; a crowd stepped
-    /// through one scratch per thread keeps those buffers in cache.
-    #[allow(clippy::too_many_arguments)]
-    pub fn step_with_scratch(
-        &self,
-        world: &dyn Geometry,
-        pose: &mut Pose,
-        state: &mut MotorState,
-        input: &StepInput,
-        report: &mut StepReport,
-        hooks: &dyn ContactHooks,
-        scratch: &mut StepScratch,
     ) {
         phase!("spherewalk: step");
         report.reset();
@@ -177,22 +163,21 @@ impl Motor {
             report.ground_hit = state.ground_hit;
             return;
         };
-        // The scratch may come from another character: nothing in it may carry over.
-        scratch.contacts.begin_step();
+        // The buffers may come from another character: nothing in them may carry over.
+        report.scratch.contacts.begin_step();
         // What the ground carries the character by is known before the move, so the gathered
         // region covers it.
-        let carry = carry::carried(world, hooks, pose, state, clean.dt);
+        let carry = carry::carried(&around, pose, state, clean.dt);
         let turn = frame::plan_turn(self, pose, state, &clean);
         let (start, start_state, flags) = (*pose, *state, report.flags);
         let mut step = Step {
             motor: self,
-            world,
-            hooks,
+            world: around.geometry,
+            hooks: around.hooks,
             was_grounded: state.ground == GroundState::Grounded,
             pose,
             state,
             report,
-            scratch,
             input: clean,
             carry,
             turn,
@@ -221,9 +206,10 @@ impl Motor {
 /// the step reached past `bounds` (a squeeze escape cut short at its edge, or spheres ending
 /// closer to its edge than their reach): its result is not to be kept.
 fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
-    let mut prims = std::mem::take(&mut s.scratch.prims);
+    let mut prims = std::mem::take(&mut s.report.scratch.prims);
     let recovery = s.motor.settings().penetration_recovery_speed;
-    s.scratch
+    s.report
+        .scratch
         .contacts
         .begin_attempt(recovery.map(|v| v * s.input.dt));
     // Gather: the primitives in the region whose collider the hooks keep.
@@ -243,8 +229,8 @@ fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
     knock::wear(s);
     // The report's last measures: hits kept, deepest penetration.
     finish(&ctx, s);
-    s.scratch.prims = prims;
-    !s.scratch.contacts.reached_edge() && gather::reached(s.motor, s.pose, bounds)
+    s.report.scratch.prims = prims;
+    !s.report.scratch.contacts.reached_edge() && gather::reached(s.motor, s.pose, bounds)
 }
 
 /// The context the phases of an attempt read: the gathered `prims` and the region `bounds`
@@ -272,6 +258,7 @@ fn context<'a>(
 fn finish(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     s.report.hits_truncated = s.report.hits.len() >= MAX_HITS;
     s.report.max_penetration = s
+        .report
         .scratch
         .contacts
         .penetration_at(s.pose)

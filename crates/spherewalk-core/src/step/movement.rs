@@ -28,7 +28,7 @@ pub(super) fn movement(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     } else {
         PushMode::Free
     };
-    let buffers = PushBuffers::new(&mut s.scratch.contacts, &mut s.report.hits);
+    let buffers = PushBuffers::new(&mut s.report.scratch.contacts, &mut s.report.hits);
     let stack = Moving::new(s.pose, &mut s.velocity);
     let (substeps, pass) = move_substepped(ctx, stack, s.input.dt, s.mode, buffers);
     s.report.substeps = substeps;

@@ -2,8 +2,8 @@
 //! every phase that moves the stack calls.
 
 use super::StepContext;
-use super::contacts::collect_contacts;
-use super::escape::{Touching, escape, free_length};
+use super::contacts::{SphereAt, collect_contacts};
+use super::escape::{Slide, Touching, escape, free_length};
 use super::solver::{Constraint, Wall, balance_push, clip_velocity, solve_push};
 use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3};
@@ -186,6 +186,57 @@ struct Rules {
     crushed: bool,
 }
 
+impl Rules {
+    /// The rules of a pass in `mode` with the stack's `up`, after the displacement `motion`
+    /// (m, world): in `Free` mode steep contacts may undo its descent along up, no more.
+    fn new(mode: PushMode, up: UnitVec3, motion: &Vec3) -> Self {
+        Self {
+            mode,
+            up,
+            max_rise: (-motion.dot(&up)).max(0.0),
+            risen: 0.0,
+            motion: *motion,
+            crushed: false,
+        }
+    }
+}
+
+/// Penetration recovery: how far (m) a pass may move, and has moved.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// The length of the motion that led here (m): undoing it is always allowed.
+    undo: Real,
+    /// The most the pass may move (m): `undo` plus what is left of the step's recovery
+    /// budget (unlimited when no step set one).
+    total: Real,
+    /// How far the pass has moved so far (m).
+    pushed: Real,
+}
+
+impl Budget {
+    /// The budget of a pass after `motion` (m, world), with `recovery` (m) left to the step.
+    fn new(motion: &Vec3, recovery: Option<Real>) -> Self {
+        let undo = motion.norm();
+        Self {
+            undo,
+            total: undo + recovery.unwrap_or(Real::INFINITY),
+            pushed: 0.0,
+        }
+    }
+
+    /// The push `d` (m, world) shortened to what is left, and whether it was shortened;
+    /// spends it, and writes what is left of the step's budget back to `recovery` when the
+    /// step set one (what the pass moves beyond its motion's length comes out of it).
+    fn spend(&mut self, d: Vec3, recovery: &mut Option<Real>) -> (Vec3, bool) {
+        let (d, capped) = within_budget(d, self.total - self.pushed);
+        self.pushed += d.norm();
+        if recovery.is_some() {
+            *recovery = Some((self.total - self.pushed.max(self.undo)).max(0.0));
+        }
+        (d, capped)
+    }
+}
+
 /// Rounds of "solve, re-measure every contact at the result, add what is still overlapping"
 /// per iteration.
 const MAX_ROUNDS: usize = 4;
@@ -228,19 +279,8 @@ pub fn pushback(
     let settings = &ctx.motor.settings;
     let tol = settings.penetration_tolerance;
     let up = pose.up();
-    let mut rules = Rules {
-        mode,
-        up,
-        max_rise: (-motion.dot(&up)).max(0.0),
-        risen: 0.0,
-        motion: *motion,
-        crushed: false,
-    };
-    // Penetration recovery: the pass moves at most its own motion's length plus what is
-    // left of the step's budget.
-    let undo = motion.norm();
-    let budget = undo + buffer.recovery.unwrap_or(Real::INFINITY);
-    let mut pushed: Real = 0.0;
+    let mut rules = Rules::new(mode, up, motion);
+    let mut budget = Budget::new(motion, buffer.recovery);
     let mut summary = PushbackSummary::default();
     buffer.earlier.clear();
     buffer.rest = None;
@@ -258,15 +298,7 @@ pub fn pushback(
             // budget ran out (that iteration's push is not checked again).
             summary.exhausted = buffer.constraints.iter().any(|c| c.dist > tol);
         }
-        let resolved = if rules.crushed {
-            None
-        } else {
-            resolve(ctx, pose, &rules, buffer, tol)
-        };
-        let (d, partial) = match resolved {
-            Some(d) => (d, false),
-            None => unusual_push(ctx, pose, &mut rules, buffer),
-        };
+        let (d, partial) = iteration_push(ctx, pose, &mut rules, buffer);
         summary.crushed |= rules.crushed;
         if rules.crushed && d == Vec3::zeros() {
             // Crushed and already balanced: further iterations would measure the same
@@ -275,20 +307,14 @@ pub fn pushback(
             return summary;
         }
         let d = short_of_one_sided(ctx, pose, &rules.up, d);
-        let (d, capped) = within_budget(d, budget - pushed);
-        pushed += d.norm();
-        if buffer.recovery.is_some() {
-            buffer.recovery = Some((budget - pushed.max(undo)).max(0.0));
-        }
+        let (d, capped) = budget.spend(d, &mut buffer.recovery);
         pose.position += d;
         remember(buffer, &d);
         rules.risen += d.dot(&up);
         let clip = clip_velocity(velocity, &buffer.selected, &up);
         summary.pushes += buffer.selected.len() as u32;
         summary.wall.keep_stronger(clip);
-        if partial && ctx.bounds.is_some() {
-            buffer.reached_edge = true;
-        }
+        buffer.reached_edge |= partial && ctx.bounds.is_some();
         if capped || partial {
             // The recovery budget is spent, or the rise reached the edge of what was
             // gathered: the rest waits for the next step.
@@ -296,6 +322,26 @@ pub fn pushback(
         }
     }
     summary
+}
+
+/// The push of an iteration, with whether it is the pass's last: the smallest that clears its
+/// contacts ([`resolve`]), else (or once the stack is crushed) [`unusual_push`].
+fn iteration_push(
+    ctx: &StepContext<'_>,
+    pose: &Pose,
+    rules: &mut Rules,
+    buffer: &mut ContactBuffer,
+) -> (Vec3, bool) {
+    let tol = ctx.motor.settings.penetration_tolerance;
+    let resolved = if rules.crushed {
+        None
+    } else {
+        resolve(ctx, pose, rules, buffer, tol)
+    };
+    match resolved {
+        Some(d) => (d, false),
+        None => unusual_push(ctx, pose, rules, buffer),
+    }
 }
 
 /// The push of an iteration whose contacts [`resolve`] could not clear (they contradict each
@@ -356,10 +402,12 @@ fn balanced(ctx: &StepContext<'_>, pose: &Pose, buffer: &mut ContactBuffer) -> V
     let Some(dir) = UnitVec3::try_new(d, 1e-9) else {
         return Vec3::zeros();
     };
-    let along = (&dir, len);
-    let origin = Vec3::zeros();
-    let scratch = &mut buffer.contacts;
-    let free = free_length(ctx, pose, &origin, along, Touching::Yields, scratch);
+    let slide = Slide {
+        dir: &dir,
+        length: len,
+        touching: Touching::Yields,
+    };
+    let free = free_length(ctx, pose, &Vec3::zeros(), &slide, &mut buffer.contacts);
     dir.into_inner() * free
 }
 
@@ -449,22 +497,21 @@ fn gather(
     for (index, sphere) in ctx.motor.stack.spheres().iter().enumerate() {
         let centre = pose.centre_along(&rules.up, sphere.offset_local);
         let from = centre - rules.motion;
-        let depth = collect_contacts(
-            ctx,
-            &centre,
-            &from,
-            sphere.radius,
-            tol,
-            &mut buffer.contacts,
-        );
+        let at = SphereAt {
+            centre,
+            from,
+            radius: sphere.radius,
+        };
+        let depth = collect_contacts(ctx, &at, tol, &mut buffer.contacts);
         deepest = deepest.max(depth);
         for &(k, sp) in buffer.contacts.iter() {
             let depth = sphere.radius - sp.distance;
-            let c = constraint(ctx, rules, rules.risen, index, k, &sp, depth);
-            buffer.found.push(Found {
+            let found = Found {
                 sphere: index,
                 prim: k,
-            });
+            };
+            let c = constraint(ctx, rules, rules.risen, &Touch { found, sp, depth });
+            buffer.found.push(found);
             buffer.constraints.push(c);
             if hits.len() >= MAX_HITS {
                 continue;
@@ -513,7 +560,7 @@ fn resolve(
     if constraints.len() > 1 || !earlier.is_empty() {
         for _ in 0..MAX_ROUNDS {
             let overlapping = if constraints.len() > 1 {
-                still_overlapping(ctx, pose, rules, found, constraints, &d, tol)
+                still_overlapping(ctx, pose, rules, (found, constraints), &d)
             } else {
                 None
             };
@@ -555,11 +602,10 @@ fn still_overlapping(
     ctx: &StepContext<'_>,
     pose: &Pose,
     rules: &Rules,
-    found: &[Found],
-    constraints: &[Constraint],
+    (found, constraints): (&[Found], &[Constraint]),
     d: &Vec3,
-    tol: Real,
 ) -> Option<Constraint> {
+    let tol = ctx.motor.settings.penetration_tolerance;
     let spheres = ctx.motor.stack.spheres();
     let mut worst: Option<(Real, Constraint)> = None;
     for (f, original) in found.iter().zip(constraints) {
@@ -577,7 +623,12 @@ fn still_overlapping(
                 *original
             } else {
                 let risen = rules.risen + d.dot(&rules.up);
-                let mut c = constraint(ctx, rules, risen, f.sphere, f.prim, &sp, depth);
+                let touch = Touch {
+                    found: *f,
+                    sp,
+                    depth,
+                };
+                let mut c = constraint(ctx, rules, risen, &touch);
                 c.dist += d.dot(&c.dir);
                 c
             };
@@ -587,17 +638,21 @@ fn still_overlapping(
     worst.map(|(_, c)| c)
 }
 
-/// The constraint resolving a contact of sphere `index` with primitive `k`, `depth` metres
-/// deep, given the stack has already risen `rise` metres in this pushback.
-fn constraint(
-    ctx: &StepContext<'_>,
-    rules: &Rules,
-    rise: Real,
-    index: usize,
-    k: usize,
-    sp: &SurfacePoint,
+/// A contact of one sphere with one primitive: which ones, its closest point and how deep
+/// (m) the sphere is in.
+#[derive(Clone, Copy, Debug)]
+struct Touch {
+    found: Found,
+    sp: SurfacePoint,
     depth: Real,
-) -> Constraint {
+}
+
+/// The constraint resolving `touch`, given the stack has already risen `rise` metres in this
+/// pushback: the feet on stable ground lift, a contact facing sideways or down is a wall, and
+/// any other is a steep push ([`steep_push`]).
+fn constraint(ctx: &StepContext<'_>, rules: &Rules, rise: Real, touch: &Touch) -> Constraint {
+    let Touch { found, sp, depth } = *touch;
+    let (index, k) = (found.sphere, found.prim);
     let up = &rules.up;
     let n = sp.contact_normal;
     let nu = n.dot(up);
@@ -636,7 +691,23 @@ fn constraint(
             ..base
         };
     }
-    let side = n.into_inner() - up.into_inner() * nu;
+    steep_push(base, rules, rise, depth, radius)
+}
+
+/// The constraint of a contact facing up that the stack does not stand on (a steep face, or
+/// a sphere above the feet), from its plain push `base`, `depth` (m) deep for a sphere of
+/// `radius` (m), the stack having risen `rise` (m): sideways while walking, and while airborne
+/// or sliding up by as much of the descent as is left to undo, sideways for the rest.
+fn steep_push(
+    base: Constraint,
+    rules: &Rules,
+    rise: Real,
+    depth: Real,
+    radius: Real,
+) -> Constraint {
+    let (up, mode) = (&rules.up, rules.mode);
+    let nu = base.normal.dot(up);
+    let side = base.normal - up.into_inner() * nu;
     let len = side.norm();
     if len <= FLAT_EPS {
         return base;

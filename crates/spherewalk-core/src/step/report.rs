@@ -94,6 +94,14 @@ impl StepReport {
         Self::default()
     }
 
+    /// Exchanges the step's working buffers kept in this report with `scratch`. A crowd keeps
+    /// one [`StepScratch`] per thread and swaps it in before each character's step and back
+    /// out after: the buffers stay hot in cache, and the reports stay small. No step result
+    /// depends on what the buffers held.
+    pub fn swap_scratch(&mut self, scratch: &mut StepScratch) {
+        std::mem::swap(&mut self.scratch, scratch);
+    }
+
     pub(crate) fn reset(&mut self) {
         // Field by field, so the buffers (`hits` and the scratch, a few hundred bytes of
         // vector headers) stay where they are; naming every field makes a new one a compile

@@ -7,7 +7,7 @@ use crate::world::Primitive;
 /// Working buffers of a step, reused from one step to the next so no step allocates once
 /// warm. They carry nothing from one step to the next, so one scratch may serve any number
 /// of characters in turn: stepping a crowd through one scratch per thread
-/// ([`crate::Motor::step_with_scratch`]) keeps the buffers in cache, where one per character
+/// ([`crate::StepReport::swap_scratch`]) keeps the buffers in cache, where one per character
 /// (the one inside every [`crate::StepReport`]) is cold again at each character's turn.
 #[derive(Clone, Debug, Default)]
 pub struct StepScratch {

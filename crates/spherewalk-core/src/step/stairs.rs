@@ -35,7 +35,10 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     if s.mode == PushMode::Grounded && pass.wall.speed > BLOCKED_SPEED {
         let dt = s.input.dt;
         let want = project_on_plane(&s.input.intent.velocity, &s.start.up()) + s.carry.velocity;
-        let trial = PushBuffers::new(&mut s.scratch.contacts, &mut s.scratch.trial_hits);
+        let trial = PushBuffers::new(
+            &mut s.report.scratch.contacts,
+            &mut s.report.scratch.trial_hits,
+        );
         // Nothing can be stood on past a collider flagged not walkable (another character's
         // body): the step offset is not tried against it. A crushed stack has no room to
         // rise either.
@@ -57,7 +60,7 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
             s.state.wall_normal = pass.wall.normal;
         }
     }
-    s.scratch.trial_hits.clear();
+    s.report.scratch.trial_hits.clear();
 }
 
 /// A grounded move that something stopped, as the step offset sees it.

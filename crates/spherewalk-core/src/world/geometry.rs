@@ -55,21 +55,22 @@ pub trait Geometry: Sync {
     fn motion(&self, collider: ColliderId) -> Option<ColliderMotion>;
 }
 
-/// Appends to `out` the primitives (world frame) of one collider, `collider`, whose parry
-/// `shape` stands at `pose` (world, m, rad) with `flags`: the triangles of a trimesh or
-/// heightfield whose boxes overlap `region` (world, m; one-sided unless
+/// Appends to `out` the primitives (world frame) of one collider, `collider` with `flags`,
+/// whose parry shape stands at a pose (world, m, rad), both given as `placed`: the triangles
+/// of a trimesh or heightfield whose boxes overlap `region` (world, m; one-sided unless
 /// [`ColliderFlags::two_sided`]), the parts of a compound overlapping it, or the shape itself.
 /// Balls, cuboids and capsules become closed-form primitives; other solids refer back to the
 /// shape through [`Geometry::solid_shape`] (part `u32::MAX` for the whole shape, else the
-/// compound part's index). The same decomposition [`CollisionWorld`] uses, for other backends.
+/// compound part's index). The same decomposition [`super::CollisionWorld`] uses, for other
+/// backends.
 pub fn shape_primitives(
     collider: ColliderId,
     flags: &ColliderFlags,
-    shape: &dyn Shape,
-    pose: &Iso,
+    placed: (&dyn Shape, &Iso),
     region: &Aabb,
     out: &mut Vec<Primitive>,
 ) {
+    let (shape, pose) = placed;
     let owner = Owner {
         collider,
         walkable: !flags.not_walkable,

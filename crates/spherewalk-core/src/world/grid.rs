@@ -267,6 +267,16 @@ mod tests {
         }
     }
 
+    /// A box of `half` width (m) somewhere in the 40 x 40 x 4 m scatter of the brute-force test.
+    fn scattered(rng: &mut Lcg, half: Real) -> Aabb {
+        boxed(
+            rng.unit() * 40.0 - 20.0,
+            rng.unit() * 40.0 - 20.0,
+            rng.unit() * 4.0,
+            half,
+        )
+    }
+
     fn found(grid: &CellGrid, aabb: &Aabb) -> Vec<u32> {
         let mut out = Vec::new();
         grid.query(aabb, |e| out.push(e.index));
@@ -294,12 +304,7 @@ mod tests {
             } else {
                 0.1 + rng.unit() * 0.5
             };
-            let b = boxed(
-                rng.unit() * 40.0 - 20.0,
-                rng.unit() * 40.0 - 20.0,
-                rng.unit() * 4.0,
-                half,
-            );
+            let b = scattered(&mut rng, half);
             match (boxes[slot], roll) {
                 (None, _) => {
                     grid.insert(entry(index, b));

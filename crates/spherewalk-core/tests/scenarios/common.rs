@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use spherewalk_core::hooks::Surroundings;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{
@@ -229,14 +230,10 @@ impl Runner {
             .gravity
             .unwrap_or_else(|| self.scene.frame.gravity_at(&self.pose.position));
         let input = StepInput::new(intent, gravity, self.dt);
-        self.motor.step_with_hooks(
-            &self.scene.world,
-            &mut self.pose,
-            &mut self.state,
-            &input,
-            &mut self.report,
-            hooks,
-        );
+        let around = Surroundings::new(&self.scene.world).with_hooks(hooks);
+        let (pose, state) = (&mut self.pose, &mut self.state);
+        self.motor
+            .step(around, pose, state, &input, &mut self.report);
         self.steps += 1;
         &self.report
     }

@@ -76,9 +76,7 @@ fn reported_penetration_equals_a_fresh_measurement() {
 /// from one character to the next.
 #[test]
 fn a_shared_scratch_gives_the_same_steps_as_each_characters_own() {
-    use spherewalk_core::{
-        Motor, MoveIntent, SphereStack, StepInput, hooks::NoHooks, motor::StepScratch,
-    };
+    use spherewalk_core::{Motor, MoveIntent, SphereStack, StepInput, motor::StepScratch};
     let squat = || {
         let stack = SphereStack::capsule(1.0, 0.4, 2).expect("valid stack");
         Motor::new(stack, MotorSettings::default()).expect("valid settings")
@@ -99,15 +97,11 @@ fn a_shared_scratch_gives_the_same_steps_as_each_characters_own() {
             let intent = MoveIntent::walk(turn.scene.frame.vec_to_world(&v));
             let gravity = turn.scene.frame.gravity_at(&turn.pose.position);
             let input = StepInput::new(intent, gravity, turn.dt);
-            turn.motor.step_with_scratch(
-                &turn.scene.world,
-                &mut turn.pose,
-                &mut turn.state,
-                &input,
-                &mut turn.report,
-                &NoHooks,
-                &mut scratch,
-            );
+            turn.report.swap_scratch(&mut scratch);
+            let (pose, state) = (&mut turn.pose, &mut turn.state);
+            turn.motor
+                .step(&turn.scene.world, pose, state, &input, &mut turn.report);
+            turn.report.swap_scratch(&mut scratch);
             let bits = |r: &Runner| r.state_reals().map(f32::to_bits).collect::<Vec<_>>();
             assert_eq!(bits(solo), bits(turn), "step {i}");
             let report = |r: &Runner| {
