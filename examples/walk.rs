@@ -31,16 +31,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for step in 0..150 {
         let input = StepInput::new(MoveIntent::walk(Vec3::new(3.0, 0.0, 0.0)), gravity, dt);
         motor.step(&world, &mut pose, &mut state, &input, &mut report);
-        if report.stepped_up > 0.0 || step % 30 == 29 {
+        if report.climbed > 0.0 || step % 30 == 29 {
             let p = pose.position;
             println!(
-                "  t={:5.2}s pos=({:6.3}, {:6.3}, {:6.3}) {:?} stepped_up={:.3} m",
+                "  t={:5.2}s pos=({:6.3}, {:6.3}, {:6.3}) {:?} climbed={:.3} m",
                 (step + 1) as f32 * dt,
                 p.x,
                 p.y,
                 p.z,
                 report.ground,
-                report.stepped_up
+                report.climbed
             );
         }
     }

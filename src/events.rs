@@ -16,7 +16,7 @@ pub enum EventKind {
     /// Jumped this step.
     Jumped,
     /// Climbed a step by `height` (m, along up).
-    SteppedUp {
+    ClimbedStair {
         /// Height climbed (m).
         height: Real,
     },
@@ -68,10 +68,8 @@ pub fn collect_events(world: &World, step: u64, out: &mut Vec<Event>) {
         if r.jumped {
             push(EventKind::Jumped);
         }
-        if r.stepped_up > 0.0 {
-            push(EventKind::SteppedUp {
-                height: r.stepped_up,
-            });
+        if r.climbed > 0.0 {
+            push(EventKind::ClimbedStair { height: r.climbed });
         }
         if r.crushed {
             push(EventKind::Crushed {

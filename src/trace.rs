@@ -6,7 +6,7 @@
 //! `pos` is the bottom of the feet sphere (m), `up` the character's unit up, `vel` its
 //! velocity (m/s). `ground_normal` is the surface normal of the ground under the feet and
 //! `ground_collider` that collider's name (both `null` when nothing is under the feet within
-//! the probe), `stepped_up` the height climbed by the step offset in that step (m), and
+//! the probe), `climbed` the height climbed by the stairs phase in that step (m), and
 //! `max_penetration` the deepest overlap of any of its spheres with any collider other than
 //! its own body, measured after the step (m, characters included).
 
@@ -38,8 +38,10 @@ pub struct TraceRecord {
     pub ground_normal: Option<[Real; 3]>,
     /// Name of that ground's collider, if it has one.
     pub ground_collider: Option<String>,
-    /// Height climbed by the step offset in this step (m).
-    pub stepped_up: Real,
+    /// Height climbed onto a stair in this step (m). Traces written before it was renamed
+    /// call it `stepped_up`.
+    #[serde(alias = "stepped_up")]
+    pub climbed: Real,
     /// Deepest overlap of any sphere with any other collider after the step (m, >= 0).
     pub max_penetration: Real,
 }
@@ -78,7 +80,7 @@ pub fn records(sim: &Sim, out: &mut Vec<TraceRecord>) {
             ground_collider: hit
                 .and_then(|h| sim.collider_name(h.collider))
                 .map(str::to_owned),
-            stepped_up: last.0.stepped_up,
+            climbed: last.0.climbed,
             max_penetration: sim.collision.stack_penetration(
                 pose,
                 character.motor.stack(),

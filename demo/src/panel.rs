@@ -31,7 +31,7 @@ struct Tuning {
     radius: Real,
     height: Real,
     slope_limit_deg: Real,
-    step_height: Real,
+    stair_height: Real,
     up: UpChoice,
     turn_rate_deg: Real,
     jump_speed: Real,
@@ -59,7 +59,7 @@ fn read(play: &Play) -> Option<Tuning> {
         radius: stack.min_radius(),
         height: stack.height(),
         slope_limit_deg: settings.slope_limit.to_degrees(),
-        step_height: settings.step_height,
+        stair_height: settings.stair_height,
         up: match settings.up_frame {
             UpFrame::Gravity => UpChoice::Gravity,
             UpFrame::Surface => UpChoice::Surface,
@@ -84,8 +84,8 @@ fn apply(play: &mut Play, before: &Tuning, after: &Tuning) -> Result<(), String>
             .map_err(|e| e.to_string())?;
         sim.reshape_character(e, stack).map_err(|e| e.to_string())?;
     }
-    if (after.slope_limit_deg, after.step_height, after.up)
-        != (before.slope_limit_deg, before.step_height, before.up)
+    if (after.slope_limit_deg, after.stair_height, after.up)
+        != (before.slope_limit_deg, before.stair_height, before.up)
     {
         let mut settings = *sim
             .ecs
@@ -94,7 +94,7 @@ fn apply(play: &mut Play, before: &Tuning, after: &Tuning) -> Result<(), String>
             .motor
             .settings();
         settings.slope_limit = after.slope_limit_deg.to_radians();
-        settings.step_height = after.step_height;
+        settings.stair_height = after.stair_height;
         settings.up_frame = match after.up {
             UpChoice::Gravity => UpFrame::Gravity,
             UpChoice::Surface => UpFrame::Surface,
@@ -204,8 +204,8 @@ pub fn show(
                                 .fixed_decimals(0),
                         );
                         ui.add(
-                            egui::Slider::new(&mut after.step_height, 0.0..=1.0)
-                                .text("step height (m)")
+                            egui::Slider::new(&mut after.stair_height, 0.0..=1.0)
+                                .text("stair height (m)")
                                 .fixed_decimals(2),
                         );
                         ui.horizontal(|ui| {
@@ -304,15 +304,15 @@ mod tests {
         assert!((now.slope_limit_deg - 30.0).abs() < 1e-3);
         assert_eq!(now.up, UpChoice::Surface);
         assert_eq!(now.jump_speed, 7.0);
-        // A step height as tall as the stack is out of scale: refused with the reason, and
+        // A stair height as tall as the stack is out of scale: refused with the reason, and
         // nothing changes.
         let bad = Tuning {
-            step_height: 2.5,
+            stair_height: 2.5,
             ..now
         };
         let why = apply(&mut play, &now, &bad).expect_err("refused");
-        assert!(why.contains("step_height"), "{why}");
+        assert!(why.contains("stair_height"), "{why}");
         let kept = read(&play).expect("still controlled");
-        assert_eq!(kept.step_height, now.step_height);
+        assert_eq!(kept.stair_height, now.stair_height);
     }
 }

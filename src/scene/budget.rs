@@ -201,76 +201,75 @@ fn density(count: u32, radius: f64) -> f64 {
     f64::from(count) / (4.0 * std::f64::consts::PI * radius * radius)
 }
 
-impl SceneFile {
-    /// Holds the scene's crowd densities, colliders and characters against `options`, counted
-    /// from the parsed parameters alone (nothing is generated or read). Triangles wait for the
-    /// OBJ files: [`SceneFile::check_triangles`].
-    pub(super) fn check_counts(&self, options: &SceneOptions) -> Result<(), Over> {
-        let over = over_budget;
-        let limit = options.max_characters_per_m2;
-        for crowd in &self.crowds {
-            if let Spread::Sphere { radius, .. } = crowd.spread {
-                let per_m2 = density(crowd.count, f64::from(radius));
-                // A NaN limit refuses every sphere crowd, as documented.
-                if limit.is_nan() || per_m2 > limit {
-                    return Err(over(
-                        &crowd.name,
-                        Excess::CharactersPerM2 {
-                            count: u64::from(crowd.count),
-                            radius,
-                            density: per_m2,
-                            limit,
-                        },
-                    ));
-                }
+/// Holds `scene`'s crowd densities, colliders and characters against `options`, counted
+/// from the parsed parameters alone (nothing is generated or read). Triangles wait for the
+/// OBJ files: [`check_triangles`].
+pub(super) fn check_counts(scene: &SceneFile, options: &SceneOptions) -> Result<(), Over> {
+    let over = over_budget;
+    let limit = options.max_characters_per_m2;
+    for crowd in &scene.crowds {
+        if let Spread::Sphere { radius, .. } = crowd.spread {
+            let per_m2 = density(crowd.count, f64::from(radius));
+            // A NaN limit refuses every sphere crowd, as documented.
+            if limit.is_nan() || per_m2 > limit {
+                return Err(over(
+                    &crowd.name,
+                    Excess::CharactersPerM2 {
+                        count: u64::from(crowd.count),
+                        radius,
+                        density: per_m2,
+                        limit,
+                    },
+                ));
             }
         }
-        let colliders: Vec<(&str, u64)> = (self.colliders.iter())
-            .map(|c| (c.name.as_str(), c.geometry.cost().parts))
-            .chain(self.platforms.iter().map(|p| (p.name.as_str(), 1)))
-            .chain(self.pads.iter().map(|p| (p.name.as_str(), 1)))
-            .chain(self.dynamics.iter().map(|d| (d.name.as_str(), 1)))
-            .collect();
-        let limit = options.max_colliders;
-        if let Some((item, count)) = first_over(&colliders, limit) {
-            return Err(over(item, Excess::Colliders { count, limit }));
-        }
-        let characters: Vec<(&str, u64)> = (self.characters.iter())
-            .map(|c| (c.name.as_str(), 1))
-            .chain(
-                self.crowds
-                    .iter()
-                    .map(|c| (c.name.as_str(), u64::from(c.count))),
-            )
-            .collect();
-        let limit = options.max_characters;
-        if let Some((item, count)) = first_over(&characters, limit) {
-            return Err(over(item, Excess::Characters { count, limit }));
-        }
-        Ok(())
     }
+    let colliders: Vec<(&str, u64)> = (scene.colliders.iter())
+        .map(|c| (c.name.as_str(), c.geometry.cost().parts))
+        .chain(scene.platforms.iter().map(|p| (p.name.as_str(), 1)))
+        .chain(scene.pads.iter().map(|p| (p.name.as_str(), 1)))
+        .chain(scene.dynamics.iter().map(|d| (d.name.as_str(), 1)))
+        .collect();
+    let limit = options.max_colliders;
+    if let Some((item, count)) = first_over(&colliders, limit) {
+        return Err(over(item, Excess::Colliders { count, limit }));
+    }
+    let characters: Vec<(&str, u64)> = (scene.characters.iter())
+        .map(|c| (c.name.as_str(), 1))
+        .chain(
+            scene
+                .crowds
+                .iter()
+                .map(|c| (c.name.as_str(), u64::from(c.count))),
+        )
+        .collect();
+    let limit = options.max_characters;
+    if let Some((item, count)) = first_over(&characters, limit) {
+        return Err(over(item, Excess::Characters { count, limit }));
+    }
+    Ok(())
+}
 
-    /// Holds the scene's triangles against `options`: each collider item's generated
-    /// triangles plus `mesh_triangles[i]` (the OBJ mesh of collider item `i`, 0 for the
-    /// others; missing entries count 0).
-    pub(super) fn check_triangles(
-        &self,
-        options: &SceneOptions,
-        mesh_triangles: &[u64],
-    ) -> Result<(), Over> {
-        let triangles: Vec<(&str, u64)> = (self.colliders.iter().enumerate())
-            .map(|(i, c)| {
-                let mesh = mesh_triangles.get(i).copied().unwrap_or(0);
-                (
-                    c.name.as_str(),
-                    c.geometry.cost().triangles.saturating_add(mesh),
-                )
-            })
-            .collect();
-        let limit = options.max_triangles;
-        match first_over(&triangles, limit) {
-            Some((item, count)) => Err(over_budget(item, Excess::Triangles { count, limit })),
-            None => Ok(()),
-        }
+/// Holds `scene`'s triangles against `options`: each collider item's generated
+/// triangles plus `mesh_triangles[i]` (the OBJ mesh of collider item `i`, 0 for the
+/// others; missing entries count 0).
+pub(super) fn check_triangles(
+    scene: &SceneFile,
+    options: &SceneOptions,
+    mesh_triangles: &[u64],
+) -> Result<(), Over> {
+    let triangles: Vec<(&str, u64)> = (scene.colliders.iter().enumerate())
+        .map(|(i, c)| {
+            let mesh = mesh_triangles.get(i).copied().unwrap_or(0);
+            (
+                c.name.as_str(),
+                c.geometry.cost().triangles.saturating_add(mesh),
+            )
+        })
+        .collect();
+    let limit = options.max_triangles;
+    match first_over(&triangles, limit) {
+        Some((item, count)) => Err(over_budget(item, Excess::Triangles { count, limit })),
+        None => Ok(()),
     }
 }

@@ -1,6 +1,6 @@
 //! Reading scene files and building a [`Sim`] from them.
 
-use super::budget::{Excess, Over, SceneOptions};
+use super::budget::{Excess, Over, SceneOptions, check_counts, check_triangles};
 use super::format::{CharacterItem, ColliderSource, CrowdItem, GravityItem, SceneFile, Spread};
 use super::generate::{ObjError, Part, direction_at, obj_triangles, trimesh_from_obj};
 use crate::input::Input;
@@ -252,14 +252,13 @@ impl SceneFile {
         path: &Path,
         options: &SceneOptions,
     ) -> Result<Scene, SceneError> {
-        self.check_counts(options).map_err(|o| o.at(path))?;
+        check_counts(self, options).map_err(|o| o.at(path))?;
         let meshes = self.read_meshes(dir)?;
         let triangles: Vec<u64> = meshes
             .iter()
             .map(|m| m.as_ref().map_or(0, |(_, text)| obj_triangles(text)))
             .collect();
-        self.check_triangles(options, &triangles)
-            .map_err(|o| o.at(path))?;
+        check_triangles(self, options, &triangles).map_err(|o| o.at(path))?;
         let mut sim =
             Sim::new(CollisionWorld::new(), self.dt).map_err(|source| SceneError::Schedule {
                 path: path.to_owned(),
@@ -426,7 +425,7 @@ impl SceneFile {
                 sim.set_collider_name(id, &p.name);
             }
         }
-        self.add_dynamics(sim, path)?;
+        add_dynamics(self, sim, path)?;
         let fields = crate::systems::gravity_fields(&sim.ecs);
         for c in &self.characters {
             sim.spawn_character(character_desc(c, &fields))
@@ -439,47 +438,45 @@ impl SceneFile {
     }
 }
 
-impl SceneFile {
-    /// Turns physics on and adds the dynamic bodies, if the scene has any.
-    #[cfg(feature = "rapier")]
-    fn add_dynamics(&self, sim: &mut Sim, _path: &Path) -> Result<(), SceneError> {
-        use crate::sim::physics::spherewalk_rapier::rapier3d::prelude as rp;
-        if self.dynamics.is_empty() {
-            return Ok(());
-        }
-        let physics = sim.enable_physics();
-        let mut names = Vec::with_capacity(self.dynamics.len());
-        for d in &self.dynamics {
-            let body = rp::RigidBodyBuilder::dynamic().pose(d.pose);
-            let body = physics.bodies.insert(body);
-            let collider = rp::ColliderBuilder::new(d.shape.clone()).friction(d.friction);
-            let collider = match d.heft {
-                super::format::Heft::Mass(m) => collider.mass(m),
-                super::format::Heft::Density(rho) => collider.density(rho),
-            };
-            let handle = physics
-                .colliders
-                .insert_with_parent(collider, body, &mut physics.bodies);
-            names.push((handle, d.name.as_str()));
-        }
-        // Traces and events name a dynamic body by the id the motor sees it under.
-        for (handle, name) in names {
-            let id = crate::sim::physics::spherewalk_rapier::Layered::rapier_id(handle);
-            sim.set_collider_name(id, name);
-        }
-        Ok(())
+/// Turns physics on and adds `scene`'s dynamic bodies, if it has any.
+#[cfg(feature = "rapier")]
+fn add_dynamics(scene: &SceneFile, sim: &mut Sim, _path: &Path) -> Result<(), SceneError> {
+    use crate::sim::physics::spherewalk_rapier::rapier3d::prelude as rp;
+    if scene.dynamics.is_empty() {
+        return Ok(());
     }
+    let physics = sim.enable_physics();
+    let mut names = Vec::with_capacity(scene.dynamics.len());
+    for d in &scene.dynamics {
+        let body = rp::RigidBodyBuilder::dynamic().pose(d.pose);
+        let body = physics.bodies.insert(body);
+        let collider = rp::ColliderBuilder::new(d.shape.clone()).friction(d.friction);
+        let collider = match d.heft {
+            super::format::Heft::Mass(m) => collider.mass(m),
+            super::format::Heft::Density(rho) => collider.density(rho),
+        };
+        let handle = physics
+            .colliders
+            .insert_with_parent(collider, body, &mut physics.bodies);
+        names.push((handle, d.name.as_str()));
+    }
+    // Traces and events name a dynamic body by the id the motor sees it under.
+    for (handle, name) in names {
+        let id = crate::sim::physics::spherewalk_rapier::Layered::rapier_id(handle);
+        sim.set_collider_name(id, name);
+    }
+    Ok(())
+}
 
-    /// Without physics, a scene with dynamic bodies is refused, naming the first.
-    #[cfg(not(feature = "rapier"))]
-    fn add_dynamics(&self, _sim: &mut Sim, path: &Path) -> Result<(), SceneError> {
-        match self.dynamics.first() {
-            Some(d) => Err(SceneError::NeedsRapier {
-                path: path.to_owned(),
-                item: d.name.clone(),
-            }),
-            None => Ok(()),
-        }
+/// Without physics, a scene with dynamic bodies is refused, naming the first.
+#[cfg(not(feature = "rapier"))]
+fn add_dynamics(scene: &SceneFile, _sim: &mut Sim, path: &Path) -> Result<(), SceneError> {
+    match scene.dynamics.first() {
+        Some(d) => Err(SceneError::NeedsRapier {
+            path: path.to_owned(),
+            item: d.name.clone(),
+        }),
+        None => Ok(()),
     }
 }
 

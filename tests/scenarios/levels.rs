@@ -453,7 +453,7 @@ pub fn soak(level: &Level, count: usize, seconds: Real, seed: u64) -> SoakResult
                         w.pose,
                         intent,
                         w.state,
-                        w.report.stepped_up,
+                        w.report.climbed,
                         w.report.clamped_down,
                         w.report.ground,
                         w.report.pushback_exhausted,
@@ -669,7 +669,7 @@ fn step_up_onto_a_railing_bar_never_ends_inside_the_upper_bars() {
             "step {i}: {:.1} mm deep at {:?} (stepped up {:.3} m)",
             depth * 1000.0,
             pose.position,
-            report.stepped_up
+            report.climbed
         );
         assert!(
             report.is_grounded(),

@@ -415,7 +415,7 @@ fn events_report_landing_stepping_up_hitting_and_leaving_the_ground() {
     let ups: Vec<Real> = seen
         .iter()
         .filter_map(|k| match k {
-            EventKind::SteppedUp { height } => Some(*height),
+            EventKind::ClimbedStair { height } => Some(*height),
             _ => None,
         })
         .collect();

@@ -431,7 +431,7 @@ fn trace_records_have_the_documented_fields_and_values() {
         "grounded",
         "ground_normal",
         "ground_collider",
-        "stepped_up",
+        "climbed",
         "max_penetration",
     ];
     for (k, line) in lines.iter().enumerate() {
@@ -454,7 +454,7 @@ fn trace_records_have_the_documented_fields_and_values() {
         assert!(row.grounded);
         assert_eq!(row.ground_normal, Some([0.0, 1.0, 0.0]));
         assert_eq!(row.ground_collider.as_deref(), Some("floor"));
-        assert_eq!(row.stepped_up, 0.0);
+        assert_eq!(row.climbed, 0.0);
         assert!(row.max_penetration < 1e-4, "{}", row.max_penetration);
     }
     // Airborne: no ground, JSON null.

@@ -5,7 +5,7 @@
 //! [`CollisionWorld`] (or any other collision backend implementing [`backend::Geometry`]) in five
 //! phases: gather (the primitives within reach), up frame (turning the character's up),
 //! movement (substepped, closest-point pushback after each substep, so nothing tunnels),
-//! stairs (the step offset) and ground (ground probe, slope limit, ground clamp), all in a
+//! stairs (climbing what blocks a walk, up to the stair height) and ground (ground probe, slope limit, ground clamp), all in a
 //! rotatable up frame ([`UpFrame`]) so the same code walks on floors, stairs, walls, ceilings
 //! and planets.
 //!
@@ -20,7 +20,7 @@
 //!
 //! # Walkthrough
 //! A world, a character, and a fixed-step loop. Here the character walks up a flight of five
-//! 0.2 m steps (its step offset climbs each) and stops on the landing at 1 m:
+//! 0.2 m stairs (the stairs phase climbs each) and stops on the landing at 1 m:
 //! ```
 //! use spherewalk_core::parry3d::shape::SharedShape;
 //! use spherewalk_core::{
@@ -58,9 +58,10 @@
 //!   sphere, its **position** the lowest point of the feet ([`Pose`]).
 //! - **up**, **forward**, **right**: the character's local +Y, -Z and +X. The **up frame**
 //!   ([`UpFrame`]) is what up turns toward: against gravity, the ground (`Surface`), or fixed.
-//! - **step**: one fixed tick of the motor ([`Motor::step`], [`StepReport`]). Climbing a
-//!   stair is the **step offset** (`step_height`, [`phases::try_step_up`],
-//!   [`phases::StepUp`]), the **stairs** phase.
+//! - **step**: one fixed tick of the motor ([`Motor::step`], [`StepReport`]), and nothing
+//!   else. A **stair** is an obstacle with a top to stand on; the **stairs** phase climbs it
+//!   (`stair_height`, Unity's step offset; [`phases::try_climb_stair`], [`phases::StairClimb`],
+//!   [`StepReport::climbed`]).
 //! - **phases**: gather, up frame, movement, stairs, ground, in that order; **pushback**
 //!   is the building block they call to move the stack out of what it overlaps.
 //! - **primitive**: a piece of a collider the motor measures against (a one-sided triangle,
@@ -159,9 +160,9 @@ pub mod motor {
 pub mod phases {
     pub use crate::step::{
         Blocked, ClampRules, ContactBuffer, Landing, MAX_HITS, MAX_SUBSTEPS, Moving, PushBuffers,
-        PushMode, PushbackSummary, StepContext, StepUp, Wall, clamp_to_ground, max_penetration,
+        PushMode, PushbackSummary, StairClimb, StepContext, Wall, clamp_to_ground, max_penetration,
         move_substepped, movement_velocity, probe_ground, pushback, surface_normal_at, target_up,
-        try_step_up, turn_up, yaw,
+        try_climb_stair, turn_up, yaw,
     };
 }
 

@@ -29,10 +29,14 @@ pub struct MotorSettings {
     /// Steepest walkable slope (rad, in `[0, pi/2)`): steeper ground is a wall while walking and
     /// slides under gravity when stood on.
     pub slope_limit: Real,
-    /// Highest obstacle the step offset climbs (m, >= 0).
-    pub step_height: Real,
-    /// How deep a step's top must be, measured along the move, to be climbed (m, >= 0).
-    pub min_step_depth: Real,
+    /// Highest stair (an obstacle with a top to stand on) the stairs phase climbs (m, >= 0):
+    /// Unity's step offset. Was `step_height`; serde still reads that name.
+    #[cfg_attr(feature = "serde", serde(alias = "step_height"))]
+    pub stair_height: Real,
+    /// How deep a stair's top must be, measured along the move, to be climbed (m, >= 0). Was
+    /// `min_step_depth`; serde still reads that name.
+    #[cfg_attr(feature = "serde", serde(alias = "min_step_depth"))]
+    pub min_stair_depth: Real,
     /// How far below the feet stable ground is snapped to while walking (m, >= 0).
     pub ground_clamp_distance: Real,
     /// Gap under which the feet count as touching the ground (m, at least [`MIN_SKIN_WIDTH`]).
@@ -86,8 +90,8 @@ impl Default for MotorSettings {
     fn default() -> Self {
         Self {
             slope_limit: 45f32.to_radians(),
-            step_height: 0.35,
-            min_step_depth: 0.1,
+            stair_height: 0.35,
+            min_stair_depth: 0.1,
             ground_clamp_distance: 0.35,
             skin_width: 0.01,
             penetration_tolerance: 1e-4,
@@ -122,14 +126,14 @@ pub enum SettingsError {
     },
     /// A length out of scale with the stack it is used with ([`crate::Motor::new`]):
     /// `skin_width` over half the smallest radius, `penetration_tolerance` over a tenth of
-    /// it, `step_height` at or over the stack's height.
+    /// it, `stair_height` at or over the stack's height.
     #[error("setting `{field}` = {value} m is too large for this stack (at most {most} m)")]
     OutOfScale {
         /// Name of the field.
         field: &'static str,
         /// The rejected value (m).
         value: Real,
-        /// The most the stack allows (m; `step_height` must stay below it).
+        /// The most the stack allows (m; `stair_height` must stay below it).
         most: Real,
     },
     /// `max_pushback_iterations` is zero.
@@ -195,8 +199,8 @@ impl MotorSettings {
             |v| (0.0..FRAC_PI_2).contains(&v),
             "0 <= x < pi/2",
         )?;
-        check("step_height", self.step_height, non_neg, ">= 0")?;
-        check("min_step_depth", self.min_step_depth, non_neg, ">= 0")?;
+        check("stair_height", self.stair_height, non_neg, ">= 0")?;
+        check("min_stair_depth", self.min_stair_depth, non_neg, ">= 0")?;
         check(
             "ground_clamp_distance",
             self.ground_clamp_distance,
@@ -248,7 +252,7 @@ impl MotorSettings {
     /// Checks the lengths that must be in scale with the stack they are used with: a
     /// `skin_width` at most half the smallest radius (or the character is never grounded), a
     /// `penetration_tolerance` at most a tenth of it (or overlaps of most of a sphere are left
-    /// alone and the character sinks through thin floors), a `step_height` below the stack's
+    /// alone and the character sinks through thin floors), a `stair_height` below the stack's
     /// height (or it climbs more than itself). [`crate::Motor::new`], [`crate::Motor::resize`]
     /// and [`crate::Motor::set_stack`] apply it; callers can ask before building anything.
     ///
@@ -269,10 +273,10 @@ impl MotorSettings {
                 return Err(SettingsError::OutOfScale { field, value, most });
             }
         }
-        if self.step_height >= stack.height() {
+        if self.stair_height >= stack.height() {
             return Err(SettingsError::OutOfScale {
-                field: "step_height",
-                value: self.step_height,
+                field: "stair_height",
+                value: self.stair_height,
                 most: stack.height(),
             });
         }

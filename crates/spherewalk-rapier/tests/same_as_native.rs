@@ -105,7 +105,7 @@ fn walk(world: &dyn Geometry, steps: usize) -> (Vec<Pose>, Real, Real) {
     for _ in 0..steps {
         let input = StepInput::new(intent(&pose), Vec3::new(0.0, -9.81, 0.0), 1.0 / 60.0);
         motor.step(world, &mut pose, &mut state, &input, &mut report);
-        climbed += report.stepped_up;
+        climbed += report.climbed;
         deepest = deepest.max(report.max_penetration);
         poses.push(pose);
     }

@@ -40,10 +40,12 @@ impl StackDesc {
 pub(crate) struct SettingsDesc {
     /// Steepest walkable slope (degrees).
     pub slope_limit_deg: Option<Real>,
-    /// Highest step climbed (m).
-    pub step_height: Option<Real>,
-    /// Least depth of a climbed step's top (m).
-    pub min_step_depth: Option<Real>,
+    /// Highest stair climbed (m). `step_height`, its name before 0.x, still reads.
+    #[serde(alias = "step_height")]
+    pub stair_height: Option<Real>,
+    /// Least depth of a climbed stair's top (m). `min_step_depth` still reads.
+    #[serde(alias = "min_step_depth")]
+    pub min_stair_depth: Option<Real>,
     /// Ground clamp distance (m).
     pub ground_clamp_distance: Option<Real>,
     /// Skin width (m).
@@ -105,8 +107,8 @@ impl SettingsDesc {
             &mut s.slope_limit,
             self.slope_limit_deg.map(Real::to_radians),
         );
-        set(&mut s.step_height, self.step_height);
-        set(&mut s.min_step_depth, self.min_step_depth);
+        set(&mut s.stair_height, self.stair_height);
+        set(&mut s.min_stair_depth, self.min_stair_depth);
         set(&mut s.ground_clamp_distance, self.ground_clamp_distance);
         set(&mut s.skin_width, self.skin_width);
         set(&mut s.penetration_tolerance, self.penetration_tolerance);

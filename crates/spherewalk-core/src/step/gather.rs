@@ -47,8 +47,8 @@ pub(super) fn gather(s: &mut Step<'_>, bounds: &Aabb, prims: &mut Vec<Primitive>
 /// the up frame's turn sweeps (the turn toward this step's target up, at most the turn limit,
 /// times the farthest sphere surface from the pivot), twice the skin width and
 /// [`REGION_SLACK`] for the surface rays. Along the wanted move (the intent's velocity along
-/// the ground plus `carried`) it also reaches the step offset's look past the feet (twice the
-/// least forward move it retries with, plus `min_step_depth`); along up, `step_height` above
+/// the ground plus `carried`) it also reaches the stairs phase's look past the feet (twice the
+/// least forward move it retries with, plus `min_stair_depth`); along up, `stair_height` above
 /// and the ground probe's reach (`ground_clamp_distance` plus twice the skin width) below. A
 /// push out of an overlap the character did not move into can go further: [`reached`] notices
 /// a stack ending near the region's edge, and the step runs again over the [`wide`] region.
@@ -75,9 +75,9 @@ pub(super) fn tight(s: &Step<'_>) -> Aabb {
     let want = project_on_plane(&input.intent.velocity, &up) + carried;
     let least = motor.least_forward();
     let ahead = UnitVec3::try_new(want, 1e-6).map_or(Vec3::zeros(), |d| {
-        d.into_inner() * (2.0 * least + settings.min_step_depth)
+        d.into_inner() * (2.0 * least + settings.min_stair_depth)
     });
-    let rise = up.into_inner() * settings.step_height;
+    let rise = up.into_inner() * settings.stair_height;
     let drop = probe_drop(motor, &up);
     let zero = Vec3::zeros();
     let below = rise.inf(&drop).inf(&zero) + ahead.inf(&zero);
@@ -88,7 +88,7 @@ pub(super) fn tight(s: &Step<'_>) -> Aabb {
 
 /// The wide region (world, m) a step falls back on when it reached past its [`tight`] one: a
 /// cube around the position where the step starts, reaching the stack's height (the longest
-/// squeeze escape) plus the move, the step height, the clamp distance and twice the skin
+/// squeeze escape) plus the move, the stair height, the clamp distance and twice the skin
 /// width.
 pub(super) fn wide(s: &Step<'_>) -> Aabb {
     let motor = s.motor;
@@ -96,7 +96,7 @@ pub(super) fn wide(s: &Step<'_>) -> Aabb {
     let carried = s.carry.velocity.norm();
     let reach = motor.stack().height()
         + speed(motor, s.state, &s.input, carried) * s.input.dt
-        + settings.step_height
+        + settings.stair_height
         + settings.ground_clamp_distance
         + 2.0 * settings.skin_width;
     let r = Vec3::repeat(reach);

@@ -89,7 +89,7 @@ fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
 }
 
 /// How much (m) a sphere of `radius` (m) is shrunk for a probing cast along up or down (the
-/// ground probe, the step offset's free rise): half the skin width `skin` (m), at most half
+/// ground probe, the stairs phase's free rise): half the skin width `skin` (m), at most half
 /// the radius, so that faces the true sphere merely touches at its side, a wall beside it,
 /// do not stop the cast at its start.
 pub(super) fn probe_shrink(skin: Real, radius: Real) -> Real {
@@ -196,7 +196,7 @@ fn patch_support(
 /// but still facing up (by more than [`MIN_STEEP_COS`], 88 deg) that the feet sphere touches
 /// within `skin` (m). Steep ground to slide on, never stable; its surface normal is the
 /// contact normal, and its distance the gap along that normal (m). The step asks only once,
-/// for its final ground, never inside the step offset or the ground clamp.
+/// for its final ground, never inside the stairs phase or the ground clamp.
 fn steep_touch(ctx: &StepContext<'_>, pose: &Pose, skin: Real) -> Option<GroundHit> {
     let up = pose.up();
     let feet = ctx.motor.stack.feet();

@@ -1,6 +1,6 @@
 //! The motor step, in the phases it runs: gather, up frame, movement, stairs, ground. Each
 //! phase has a file; [`attempt`] is the outline that calls them in order, and the building
-//! blocks they are made of ([`pushback`], [`move_substepped`], [`try_step_up`],
+//! blocks they are made of ([`pushback`], [`move_substepped`], [`try_climb_stair`],
 //! [`probe_ground`], [`clamp_to_ground`], ...) are public, so a game can compose a step of its
 //! own.
 
@@ -37,7 +37,7 @@ pub use resize::ResizeError;
 pub use sanitize::MAX_GRAVITY;
 pub use scratch::StepScratch;
 pub use solver::Wall;
-pub use stairs::{Blocked, StepUp, try_step_up};
+pub use stairs::{Blocked, StairClimb, try_climb_stair};
 
 use crate::contact::GroundState;
 use crate::hooks::{ContactHooks, Surroundings};
@@ -97,7 +97,7 @@ impl Motor {
     ///   collider's motion, [`ContactHooks::surface_velocity`]), moved by [`move_substepped`]
     ///   (substeps no longer than `max_substep_fraction` of the smallest radius, [`pushback`]
     ///   after each);
-    /// - **stairs**: [`try_step_up`] when a grounded move was blocked by a collider not
+    /// - **stairs**: [`try_climb_stair`] when a grounded move was blocked by a collider not
     ///   flagged not walkable;
     /// - **ground**: [`probe_ground`] (as far as the clamp distance while walking), then
     ///   [`clamp_to_ground`]: the slope limit, the snap onto stable ground (dropping past an
@@ -219,7 +219,7 @@ fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
     phase!("spherewalk: up frame", frame::up_frame(&ctx, s));
     // Movement: own velocity plus the ground's carry, in substeps with pushback after each.
     phase!("spherewalk: movement", movement::movement(&ctx, s));
-    // Stairs: the step offset when a grounded move was blocked (Surface mode: climb the wall).
+    // Stairs: the stairs phase when a grounded move was blocked (Surface mode: climb the wall).
     phase!("spherewalk: stairs", stairs::stairs(&ctx, s));
     // Ground: probe, clamp or hold an edge; the ground state and its events.
     phase!("spherewalk: ground", ground::ground(&ctx, s));

@@ -14,7 +14,7 @@ pub struct Motor {
     pub(super) filter: QueryFilter,
     /// Cosine of the slope limit, computed once.
     pub(super) cos_slope: Real,
-    /// Sine of the slope limit (the step offset's least forward move), computed once.
+    /// Sine of the slope limit (the stairs phase's least forward move), computed once.
     pub(super) sin_slope: Real,
 }
 
@@ -25,7 +25,7 @@ impl Motor {
     /// [`SettingsError`] when a setting is out of its documented range, or out of scale with
     /// the stack: a `skin_width` over half the smallest radius (never grounded), a
     /// `penetration_tolerance` over a tenth of it (overlaps left alone, sinking through
-    /// floors), a `step_height` at or over the stack's height (a character climbing more than
+    /// floors), a `stair_height` at or over the stack's height (a character climbing more than
     /// itself).
     pub fn new(stack: SphereStack, settings: MotorSettings) -> Result<Self, SettingsError> {
         settings.validate()?;

@@ -56,8 +56,10 @@ pub struct StepReport {
     pub left_ground: bool,
     /// True when the character jumped this step.
     pub jumped: bool,
-    /// Height climbed by the step offset this step (m, along up); 0 when no step was taken.
-    pub stepped_up: Real,
+    /// Height climbed onto a stair this step (m, along up); 0 when none was climbed. Was
+    /// `stepped_up`.
+    #[cfg_attr(feature = "serde", serde(alias = "stepped_up"))]
+    pub climbed: Real,
     /// Distance snapped down onto the ground by the ground clamp (m); 0 when none.
     pub clamped_down: Real,
     /// Angle the up frame turned this step (rad).
@@ -112,7 +114,7 @@ impl StepReport {
             landed,
             left_ground,
             jumped,
-            stepped_up,
+            climbed,
             clamped_down,
             up_turned,
             substeps,
@@ -128,7 +130,7 @@ impl StepReport {
         *ground = GroundState::default();
         *ground_hit = None;
         (*landed, *left_ground, *jumped) = (false, false, false);
-        (*stepped_up, *clamped_down, *up_turned) = (0.0, 0.0, 0.0);
+        (*climbed, *clamped_down, *up_turned) = (0.0, 0.0, 0.0);
         (*substeps, *pushback_iterations) = (0, 0);
         (*pushback_exhausted, *crushed, *hits_truncated) = (false, false, false);
         *max_penetration = 0.0;

@@ -39,7 +39,7 @@ pub(crate) struct Constraint {
     pub firm: bool,
     /// Surface normal of the contact (world).
     pub surface_normal: UnitVec3,
-    /// The contact's collider may be stood on (not flagged not walkable), so the step offset
+    /// The contact's collider may be stood on (not flagged not walkable), so the stairs phase
     /// may climb what it blocks.
     pub walkable: bool,
 }
@@ -218,7 +218,7 @@ pub struct Wall {
     pub normal: Option<UnitVec3>,
     /// The velocity it removed (m/s, >= 0).
     pub speed: Real,
-    /// Its collider may be stood on (the collider's walkable flag), so the step offset may
+    /// Its collider may be stood on (the collider's walkable flag), so the stairs phase may
     /// climb it.
     pub walkable: bool,
 }

@@ -1,4 +1,4 @@
-//! Stairs: the step offset (climbing stairs and ledges up to the step height) when a
+//! Stairs: climbing stairs and ledges up to the stair height (Unity's step offset) when a
 //! grounded move was blocked; in `Surface` mode a blocking wall that is not a stair is
 //! climbed instead.
 
@@ -12,24 +12,24 @@ use crate::settings::UpFrame;
 use crate::world::cast::Sweep;
 use crate::world::query::{cast_ray_among, cast_sphere_among};
 
-/// Smallest rise (m) worth calling a step; lower obstacles are rolled over by pushback.
+/// Smallest rise (m) worth calling a stair; lower obstacles are rolled over by pushback.
 const MIN_RISE: Real = 0.005;
-/// Extra height tolerance (m) for the step-depth probe.
+/// Extra height tolerance (m) for the stair-depth probe.
 const DEPTH_TOLERANCE: Real = 0.02;
 /// Cosine of the widest angle (60 degrees) between a move and the face that stopped it for the
 /// stop to count as head-on.
 const HEAD_ON: Real = 0.5;
-/// How far short of `min_step_depth` (m) the step-depth test looks (see `deep_enough`).
+/// How far short of `min_stair_depth` (m) the stair-depth test looks (see `deep_enough`).
 const DEPTH_EDGE: Real = 1e-3;
 
-/// A move blocked by more than this speed (m/s) tries the step offset.
+/// A move blocked by more than this speed (m/s) tries to climb a stair.
 const BLOCKED_SPEED: Real = 1e-3;
 
 /// The stairs phase of the step: when a grounded move was blocked by a collider that may be
-/// stood on (and the stack is not crushed), [`try_step_up`] from where the move started with
+/// stood on (and the stack is not crushed), [`try_climb_stair`] from where the move started with
 /// the wanted move (the intent along the ground plus the carry); on success the character
 /// stands on the tread moving at that velocity. In `Surface` mode a blocked move that does
-/// not step up latches the wall, which the next step's up frame turns to climb.
+/// not climb a stair latches the wall, which the next step's up frame turns to climb.
 pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     let pass = s.moved;
     if s.mode == PushMode::Grounded && pass.wall.speed > BLOCKED_SPEED {
@@ -40,7 +40,7 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
             &mut s.report.scratch.trial_hits,
         );
         // Nothing can be stood on past a collider flagged not walkable (another character's
-        // body): the step offset is not tried against it. A crushed stack has no room to
+        // body): the stairs phase is not tried against it. A crushed stack has no room to
         // rise either.
         let step = if pass.wall.walkable && !pass.crushed {
             let blocked = Blocked {
@@ -48,13 +48,13 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
                 at: *s.pose,
                 by: pass.wall.normal,
             };
-            try_step_up(ctx, &blocked, &(want * dt), dt, trial)
+            try_climb_stair(ctx, &blocked, &(want * dt), dt, trial)
         } else {
             None
         };
         if let Some(step) = step {
             *s.pose = step.pose;
-            s.report.stepped_up = step.rise;
+            s.report.climbed = step.rise;
             s.velocity = want;
         } else if s.motor.settings().up_frame == UpFrame::Surface {
             s.state.wall_normal = pass.wall.normal;
@@ -63,7 +63,7 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     s.report.scratch.trial_hits.clear();
 }
 
-/// A grounded move that something stopped, as the step offset sees it.
+/// A grounded move that something stopped, as the stairs phase sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Blocked {
     /// The pose before the move (world).
@@ -74,39 +74,39 @@ pub struct Blocked {
     pub by: Option<UnitVec3>,
 }
 
-/// A successful step offset.
+/// A stair climbed.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StepUp {
-    /// Where the character stands on top of the step.
+pub struct StairClimb {
+    /// Where the character stands on top of the stair.
     pub pose: Pose,
     /// Height climbed along up (m).
     pub rise: Real,
 }
 
 /// Tries to climb an obstacle that blocked a grounded move: from `blocked.start` (the pose
-/// before the move) rise by up to the step height, move by `displacement` (m, world, along
+/// before the move) rise by up to the stair height, move by `displacement` (m, world, along
 /// the ground, over `dt` s) with every up-facing contact acting as a wall, then drop onto what
 /// lies below.
 ///
-/// The step is kept only when the landing is stable, the feet rise by at least 5 mm, the
-/// contact on top of the obstacle is no higher than the step height, the landing is further
+/// The climb is kept only when the landing is stable, the feet rise by at least 5 mm, the
+/// contact on top of the obstacle is no higher than the stair height, the landing is further
 /// along the move than `blocked.at` (the pose the plain move reached), and the top stays
-/// stable and level for `min_step_depth` ahead. `blocked.by` is the surface normal (world)
+/// stable and level for `min_stair_depth` ahead. `blocked.by` is the surface normal (world)
 /// of what stopped the plain move. A move stopped within 60 degrees of head-on whose forward move is
-/// too short to land the round feet on the tread (slow walking, high step rates, or a riser
+/// too short to land the round feet on the tread (slow walking, high tick rates, or a riser
 /// met late in the move) is retried with the least forward move that does.
-pub fn try_step_up(
+pub fn try_climb_stair(
     ctx: &StepContext<'_>,
     blocked: &Blocked,
     displacement: &Vec3,
     dt: Real,
     mut buffers: PushBuffers<'_>,
-) -> Option<StepUp> {
+) -> Option<StairClimb> {
     let (start, blocked_by) = (&blocked.start, blocked.by);
     let blocked = &blocked.at;
     let settings = &ctx.motor.settings;
     let dir = UnitVec3::try_new(*displacement, 1e-6)?;
-    let lift = free_rise(ctx, start, settings.step_height)?;
+    let lift = free_rise(ctx, start, settings.stair_height)?;
     let forward = displacement.norm();
     let trial = Trial {
         start,
@@ -135,11 +135,11 @@ pub fn try_step_up(
     if step.is_some() || forward >= needed || !(stopped || facing >= HEAD_ON) {
         return step;
     }
-    // A cheap look first: a walkable top just past the feet, within the step height and above
+    // A cheap look first: a walkable top just past the feet, within the stair height and above
     // what the round feet roll over unaided (a contact within the slope limit lifts them), so
-    // a floor that merely tilts up ahead (a planet's curve) is not taken for a step.
+    // a floor that merely tilts up ahead (a planet's curve) is not taken for a stair.
     let up = start.up();
-    let above = settings.step_height + settings.skin_width;
+    let above = settings.stair_height + settings.skin_width;
     let ahead =
         start.position + dir.into_inner() * (feet.radius + needed) + up.into_inner() * above;
     let lowest = feet.radius * (1.0 - ctx.cos_slope);
@@ -150,7 +150,7 @@ pub fn try_step_up(
     trial.attempt(ctx, needed, false, buffers)
 }
 
-/// One step-offset attempt: what [`try_step_up`] tries, for a given forward distance.
+/// One attempt at climbing a stair: what [`try_climb_stair`] tries, for a given forward distance.
 struct Trial<'p> {
     start: &'p Pose,
     /// How far (m) along `dir` the plain, blocked move got.
@@ -170,7 +170,7 @@ impl Trial<'_> {
         forward: Real,
         walkable_contact: bool,
         buffers: PushBuffers<'_>,
-    ) -> Option<StepUp> {
+    ) -> Option<StairClimb> {
         let settings = &ctx.motor.settings;
         let up = self.start.up();
         let mut pose = *self.start;
@@ -186,7 +186,7 @@ impl Trial<'_> {
         let rise = (pose.position - self.start.position).dot(&up);
         // The obstacle's height is where the feet touch it, not how high the round feet sit.
         let top = (ground.point - self.start.position).dot(&up);
-        if rise < MIN_RISE || top > settings.step_height + settings.skin_width {
+        if rise < MIN_RISE || top > settings.stair_height + settings.skin_width {
             return None;
         }
         let progress = (pose.position - self.start.position).dot(&self.dir);
@@ -199,7 +199,7 @@ impl Trial<'_> {
         if max_penetration(ctx, &pose) > settings.penetration_tolerance {
             return None;
         }
-        deep_enough(ctx, &ground.point, &self.dir, &up).then_some(StepUp { pose, rise })
+        deep_enough(ctx, &ground.point, &self.dir, &up).then_some(StairClimb { pose, rise })
     }
 }
 
@@ -224,12 +224,12 @@ fn free_rise(ctx: &StepContext<'_>, pose: &Pose, height: Real) -> Option<Real> {
     (rise > MIN_RISE).then_some(rise)
 }
 
-/// True when the top is at least `min_step_depth` deep along `dir` from the landing contact:
+/// True when the top is at least `min_stair_depth` deep along `dir` from the landing contact:
 /// no steep face rises from it within that depth (a riser of a tread too shallow to stand on),
 /// and the surface there is walkable and level with the contact (within what the slope limit
 /// allows over that depth).
 ///
-/// The far end is tested [`DEPTH_EDGE`] short of `min_step_depth`, so a top exactly that deep
+/// The far end is tested [`DEPTH_EDGE`] short of `min_stair_depth`, so a top exactly that deep
 /// passes wherever it lies: float rounding on its far edge never decides.
 fn deep_enough(
     ctx: &StepContext<'_>,
@@ -238,10 +238,10 @@ fn deep_enough(
     up: &UnitVec3,
 ) -> bool {
     let settings = &ctx.motor.settings;
-    if settings.min_step_depth <= 0.0 {
+    if settings.min_stair_depth <= 0.0 {
         return true;
     }
-    let depth = (settings.min_step_depth - DEPTH_EDGE).max(0.0);
+    let depth = (settings.min_stair_depth - DEPTH_EDGE).max(0.0);
     let above = contact + up.into_inner() * (2.0 * settings.skin_width);
     if let Some((k, hit)) = cast_ray_among(ctx.world, ctx.prims, &above, dir, depth)
         && !ctx.stable(k, &hit.normal, up)

@@ -21,8 +21,8 @@ type Setter = fn(&mut MotorSettings, Real);
 /// Every `Real` field with a documented range, and values just outside it.
 fn out_of_range_cases() -> Vec<(&'static str, Setter, Real)> {
     let slope: Setter = |s, v| s.slope_limit = v;
-    let step: Setter = |s, v| s.step_height = v;
-    let depth: Setter = |s, v| s.min_step_depth = v;
+    let step: Setter = |s, v| s.stair_height = v;
+    let depth: Setter = |s, v| s.min_stair_depth = v;
     let clamp: Setter = |s, v| s.ground_clamp_distance = v;
     let skin: Setter = |s, v| s.skin_width = v;
     let tol: Setter = |s, v| s.penetration_tolerance = v;
@@ -37,10 +37,10 @@ fn out_of_range_cases() -> Vec<(&'static str, Setter, Real)> {
         ("slope_limit", slope, 2.0),
         ("slope_limit", slope, -0.1),
         ("slope_limit", slope, Real::INFINITY),
-        ("step_height", step, -0.1),
-        ("step_height", step, Real::NAN),
-        ("step_height", step, Real::INFINITY),
-        ("min_step_depth", depth, -0.01),
+        ("stair_height", step, -0.1),
+        ("stair_height", step, Real::NAN),
+        ("stair_height", step, Real::INFINITY),
+        ("min_stair_depth", depth, -0.01),
         ("ground_clamp_distance", clamp, -1.0),
         ("ground_clamp_distance", clamp, Real::NAN),
         ("skin_width", skin, 0.0),
@@ -109,8 +109,8 @@ fn range_boundaries_are_accepted() {
     let edge = {
         let mut v = MotorSettings::default();
         v.slope_limit = 0.0;
-        v.step_height = 0.0;
-        v.min_step_depth = 0.0;
+        v.stair_height = 0.0;
+        v.min_stair_depth = 0.0;
         v.ground_clamp_distance = 0.0;
         v.air_acceleration = 0.0;
         v.max_substep_fraction = 1.0;
@@ -989,7 +989,7 @@ fn the_substep_count_is_capped() {
         v.max_substep_fraction = 0.01;
         v.max_dt = 1.0;
         v.skin_width = 1e-4;
-        v.step_height = 0.002;
+        v.stair_height = 0.002;
         v
     };
     let motor = Motor::new(stack, settings).expect("valid");
@@ -1021,10 +1021,10 @@ fn regression_skin_width_1e30_and_step_height_3_m_are_out_of_scale() {
         (
             {
                 let mut v = MotorSettings::default();
-                v.step_height = 3.0;
+                v.stair_height = 3.0;
                 v
             },
-            "step_height",
+            "stair_height",
         ),
         // Found by the settings property test: a tolerance of 1e30 m left every overlap
         // alone, and the character sank through the floor. At most a tenth of the smallest
@@ -1049,7 +1049,7 @@ fn regression_skin_width_1e30_and_step_height_3_m_are_out_of_scale() {
         let mut v = MotorSettings::default();
         v.skin_width = 0.15;
         v.penetration_tolerance = 0.03;
-        v.step_height = 1.79;
+        v.stair_height = 1.79;
         v
     };
     assert!(Motor::new(stack(), fits).is_ok());

@@ -106,7 +106,7 @@ fn a_shared_scratch_gives_the_same_steps_as_each_characters_own() {
             assert_eq!(bits(solo), bits(turn), "step {i}");
             let report = |r: &Runner| {
                 let s = &r.report;
-                let reals = [s.max_penetration, s.stepped_up, s.clamped_down, s.up_turned];
+                let reals = [s.max_penetration, s.climbed, s.clamped_down, s.up_turned];
                 let reals = reals.map(f32::to_bits);
                 (
                     s.ground,

@@ -30,7 +30,7 @@ fn jolt_settings() -> MotorSettings {
     {
         let mut v = MotorSettings::default();
         v.slope_limit = 50f32.to_radians();
-        v.step_height = 0.4;
+        v.stair_height = 0.4;
         v.ground_clamp_distance = 0.5;
         v.air_acceleration = 1.0e4;
         v
@@ -264,7 +264,7 @@ fn jolt_walk_stairs_blocked_without_step_up() {
         scene.add(jolt_mesh_stairs(), Iso::identity());
         let settings = {
             let mut v = jolt_settings();
-            v.step_height = 0.0;
+            v.stair_height = 0.0;
             v
         };
         let mut r = runner_at(scene, settings, Point3::new(0.0, 0.0, -2.0), dt);
@@ -425,7 +425,7 @@ fn jolt_contact_point_limit() {
     let settings = {
         let mut v = jolt_settings();
         v.ground_clamp_distance = 0.0;
-        v.step_height = 0.0;
+        v.stair_height = 0.0;
         v
     };
     let mut r = runner_at(scene, settings, Point3::new(0.0, 1.0, 0.0), DT);

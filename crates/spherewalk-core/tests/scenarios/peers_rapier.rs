@@ -48,7 +48,7 @@ fn rapier_climb_test() {
         let settings = {
             let mut v = MotorSettings::default();
             v.slope_limit = limit;
-            v.step_height = 0.0;
+            v.stair_height = 0.0;
             v.ground_clamp_distance = 0.2;
             v
         };

@@ -105,7 +105,7 @@ fn resizing_to_a_stack_below_the_step_height_is_refused() {
     let tiny = SphereStack::capsule(0.3, 0.15, 1).expect("stack");
     let refused = run.motor.resize(&run.scene.world, &run.pose, tiny.clone());
     let expected = SettingsError::OutOfScale {
-        field: "step_height",
+        field: "stair_height",
         value: 0.35,
         most: 0.3,
     };

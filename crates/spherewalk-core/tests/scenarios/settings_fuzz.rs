@@ -4,7 +4,7 @@
 //!
 //! Each setting is drawn from its whole validated range, log-uniformly where the range is
 //! open-ended (up to 1e30), and the stack from 1 to 6 spheres of radii between 1 mm and
-//! 1 km; the lengths that must be in scale with the stack (`skin_width`, `step_height`) are
+//! 1 km; the lengths that must be in scale with the stack (`skin_width`, `stair_height`) are
 //! drawn within what [`Motor::new`] accepts for it.
 
 use crate::common::*;
@@ -109,7 +109,7 @@ impl Drawn {
         // Every setting is drawn; one added later keeps its default until it is drawn too.
         let mut s = MotorSettings::default();
         s.slope_limit = r[0];
-        s.min_step_depth = r[1];
+        s.min_stair_depth = r[1];
         s.ground_clamp_distance = r[2];
         // In (0, a tenth of the smallest radius].
         s.penetration_tolerance = (0.1 * stack.min_radius() * r[3]).max(1e-9);
@@ -123,7 +123,7 @@ impl Drawn {
         // Skin in [MIN_SKIN_WIDTH, half the smallest radius]; step height in [0, height).
         s.skin_width =
             (0.5 * stack.min_radius() * r[11]).max(spherewalk_core::motor::MIN_SKIN_WIDTH);
-        s.step_height = stack.height() * r[12];
+        s.stair_height = stack.height() * r[12];
         s.max_pushback_iterations = self.iterations;
         s.up_frame = match self.frame {
             0 => UpFrame::Gravity,

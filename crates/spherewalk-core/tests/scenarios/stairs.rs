@@ -38,7 +38,7 @@ fn climbs_0_3_m_stairs_with_0_35_m_step_height() {
         let mut step_offsets = 0;
         for _ in 0..150 {
             let report = r.step(Vec3::new(3.0, 0.0, 0.0));
-            step_offsets += usize::from(report.stepped_up > 0.0);
+            step_offsets += usize::from(report.climbed > 0.0);
             assert!(
                 r.report.max_penetration < 1e-3,
                 "{}: penetration {}",
@@ -74,7 +74,7 @@ fn blocked_by_0_4_m_step_with_0_35_m_step_height() {
         assert_abs_diff_eq!(r.feet_centre().x, 0.7, epsilon = 1e-3);
         // Still standing on the floor: the centre stays 0.3 m up (1 mm: probe tolerance).
         assert_abs_diff_eq!(feet_centre_height(&r), 0.3, epsilon = 1e-3);
-        assert_abs_diff_eq!(r.report.stepped_up, 0.0);
+        assert_abs_diff_eq!(r.report.climbed, 0.0);
     }
 }
 
@@ -113,7 +113,7 @@ fn a_riser_met_late_in_the_move_is_climbed_in_the_same_step() {
         while r.local().x < 2.5 && r.steps < 200 {
             let x = r.local().x;
             let report = r.step(Vec3::new(speed, 0.0, 0.0));
-            risers += usize::from(report.stepped_up > 0.0);
+            risers += usize::from(report.climbed > 0.0);
             let advance = r.local().x - x;
             // Every step covers at least its own move (less 1 %: the planet frame's up tilts
             // the stack a little off the scene's X).
