@@ -1171,3 +1171,34 @@ fn walls_scene_spider_walks_round_its_box() {
         "{seen:?}"
     );
 }
+
+/// Scene files written before the stair settings were renamed (`step_height`,
+/// `min_step_depth`) still load, into `stair_height` and `min_stair_depth`, with the values
+/// they name; a file may not give both names of one setting.
+#[test]
+fn old_stair_setting_names_still_read() {
+    let scene_with = |settings: &str| {
+        format!(
+            "Scene(gravity: [Uniform(accel: (0.0, -9.81, 0.0))],
+            characters: [Character(name: \"hero\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),
+                at: (0.0, 0.0, 0.0), settings: ({settings}))])"
+        )
+    };
+    for settings in [
+        "step_height: 0.2, min_step_depth: 0.05",
+        "stair_height: 0.2, min_stair_depth: 0.05",
+    ] {
+        let file = SceneFile::parse(&scene_with(settings), "stairs.ron")
+            .unwrap_or_else(|e| panic!("{settings}: {e}"));
+        let scene = file
+            .build(Path::new("."), Path::new("stairs.ron"))
+            .unwrap_or_else(|e| panic!("{settings}: {e}"));
+        let mut query = scene.sim.ecs.query::<&Character>();
+        let hero = query.iter().next().expect("the hero");
+        let read = hero.motor.settings();
+        // Exact: the RON text's f32 values pass through unchanged.
+        assert_eq!((read.stair_height, read.min_stair_depth), (0.2, 0.05), "{settings}");
+    }
+    let both = scene_with("step_height: 0.2, stair_height: 0.3");
+    assert!(SceneFile::parse(&both, "both.ron").is_err());
+}
