@@ -1197,7 +1197,11 @@ fn old_stair_setting_names_still_read() {
         let hero = query.iter().next().expect("the hero");
         let read = hero.motor.settings();
         // Exact: the RON text's f32 values pass through unchanged.
-        assert_eq!((read.stair_height, read.min_stair_depth), (0.2, 0.05), "{settings}");
+        assert_eq!(
+            (read.stair_height, read.min_stair_depth),
+            (0.2, 0.05),
+            "{settings}"
+        );
     }
     let both = scene_with("step_height: 0.2, stair_height: 0.3");
     assert!(SceneFile::parse(&both, "both.ron").is_err());

@@ -244,6 +244,10 @@ fn cast_support(
     }
     let limit = (nearest.distance + skin).min(probe.max_distance);
     let swept = swept_box(start, &down, limit, radius);
+    let shorter = Sweep {
+        max_distance: limit,
+        ..*probe
+    };
     for (k, prim) in ctx.prims.iter().enumerate() {
         if k == k0 || !crate::world::boxes_overlap(&prim.aabb, &swept) {
             continue;
@@ -259,10 +263,6 @@ fn cast_support(
         {
             continue;
         }
-        let shorter = Sweep {
-            max_distance: limit,
-            ..*probe
-        };
         let Some((distance, point, normal)) =
             measure::cast_sphere_primitive(ctx.world, prim, &shorter)
         else {

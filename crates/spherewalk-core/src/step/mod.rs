@@ -219,7 +219,7 @@ fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
     phase!("spherewalk: up frame", frame::up_frame(&ctx, s));
     // Movement: own velocity plus the ground's carry, in substeps with pushback after each.
     phase!("spherewalk: movement", movement::movement(&ctx, s));
-    // Stairs: the stairs phase when a grounded move was blocked (Surface mode: climb the wall).
+    // Stairs: climb what blocked a grounded move (Surface mode: latch the wall to climb it).
     phase!("spherewalk: stairs", stairs::stairs(&ctx, s));
     // Ground: probe, clamp or hold an edge; the ground state and its events.
     phase!("spherewalk: ground", ground::ground(&ctx, s));

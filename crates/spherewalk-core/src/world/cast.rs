@@ -136,13 +136,15 @@ pub(super) fn cast_sphere_triangle(corners: &[Point3; 3], sweep: &Sweep) -> Sphe
 }
 
 /// A triangle seen from a cast's start, relative to its first corner `a` (m): the start `m`,
-/// the edges `ab` and `ac`, and their cross product `raw` (unnormalised normal).
+/// the edges `ab` and `ac`, and their cross product `raw` (unnormalised normal); `b` and `c`
+/// for the third edge, which only an edge or corner hit needs.
 struct LocalTriangle {
     a: Point3,
+    b: Point3,
+    c: Point3,
     m: Vec3,
     ab: Vec3,
     ac: Vec3,
-    bc: Vec3,
     raw: Vec3,
 }
 
@@ -153,10 +155,11 @@ impl LocalTriangle {
         let (ab, ac) = (b - a, c - a);
         Self {
             a,
+            b,
+            c,
             m: centre - a,
             ab,
             ac,
-            bc: c - b,
             raw: ab.cross(&ac),
         }
     }
@@ -202,7 +205,7 @@ impl LocalTriangle {
         // as balls (start relative to the corner); the earliest entry wins.
         let edges = [
             (m, self.ab),
-            (m - self.ab, self.bc),
+            (m - self.ab, self.c - self.b),
             (m - self.ac, -self.ac),
         ];
         let mut best: Option<(Real, Vec3)> = None;

@@ -121,6 +121,7 @@ impl Decompose<'_> {
 
     /// Appends the triangle `tri` of a mesh at `pose` (world), its front reversed when `flip`;
     /// twice, back to back, for a two-sided collider. Degenerate triangles are skipped.
+    #[inline]
     fn triangle(&mut self, tri: &Triangle, pose: &Iso, flip: bool) {
         let corners = [pose * tri.a, pose * tri.b, pose * tri.c];
         let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));

@@ -2,14 +2,15 @@
 //! One dispatch on [`PrimitiveShape`] per operation: the closed forms of `closest.rs` and
 //! `cast.rs` for triangles, balls, cuboids and capsules, parry for other solids (reached
 //! through [`Geometry::solid_shape`]). Where no closed form answers (a sphere cast starting in
-//! overlap, a ray cast), the primitive is seen as a parry shape ([`with_parry_shape`]).
+//! overlap, a ray cast on a solid), the primitive is seen as a parry shape
+//! ([`as_parry_shape`]).
 
 use super::Geometry;
 use super::cast::{self, SphereCast, Sweep};
 use super::closest::{self, DEGENERATE, SurfacePoint};
 use super::primitive::{Primitive, PrimitiveShape};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
-use parry3d::query::{Ray, ShapeCastOptions, cast_shapes};
+use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
 use parry3d::shape::{Ball, Capsule, Cuboid, Shape, Triangle};
 
 /// Newton steps polishing a sphere-cast hit.
@@ -122,7 +123,7 @@ pub(crate) fn cast_sphere_primitive<G: Geometry + ?Sized>(
         SphereCast::Hit { toi, point, normal } => Some((toi, point, normal)),
         SphereCast::Miss => None,
         SphereCast::Fallback => {
-            let rough = with_parry_shape(world, prim, |shape, pose| {
+            let rough = as_parry_shape(world, prim, |shape, pose| {
                 gjk_cast_sphere(shape, pose, sweep)
             })?;
             Some(refine_cast(world, prim, sweep, rough))
@@ -190,15 +191,23 @@ pub(crate) fn cast_ray_primitive<G: Geometry + ?Sized>(
     dir: &UnitVec3,
     max_distance: Real,
 ) -> Option<(Real, UnitVec3)> {
-    if let PrimitiveShape::Triangle { normal, .. } = prim.shape
-        && normal.dot(dir) >= 0.0
-    {
-        return None;
-    }
     let ray = Ray::new(*origin, dir.into_inner());
-    let hit = with_parry_shape(world, prim, |shape, pose| {
-        shape.cast_ray_and_get_normal(pose, &ray, max_distance, true)
-    })?;
+    // Shapes already in the world frame are cast in it (no pose to carry the ray through).
+    let hit = match prim.shape {
+        PrimitiveShape::Triangle { corners, normal } => {
+            if normal.dot(dir) >= 0.0 {
+                return None;
+            }
+            let tri = Triangle::new(corners[0], corners[1], corners[2]);
+            tri.cast_local_ray_and_get_normal(&ray, max_distance, true)?
+        }
+        PrimitiveShape::Capsule { a, b, radius } => {
+            Capsule::new(a, b, radius).cast_local_ray_and_get_normal(&ray, max_distance, true)?
+        }
+        _ => as_parry_shape(world, prim, |shape, pose| {
+            shape.cast_ray_and_get_normal(pose, &ray, max_distance, true)
+        })?,
+    };
     let mut normal = UnitVec3::try_new(hit.normal, DEGENERATE)?;
     if normal.dot(dir) > 0.0 {
         normal = -normal;
@@ -207,9 +216,10 @@ pub(crate) fn cast_ray_primitive<G: Geometry + ?Sized>(
 }
 
 /// Calls `measure` with `prim` as a parry shape and its pose (world): the one place a
-/// primitive becomes a parry shape, for the queries with no closed form here. `None` when a
-/// solid's collider is gone or `measure` finds nothing.
-fn with_parry_shape<G: Geometry + ?Sized, R>(
+/// primitive becomes a parry shape, for the queries with no closed form here (a sphere cast
+/// starting in overlap, a ray cast on a solid). `None` when a solid's collider is gone or
+/// `measure` finds nothing.
+fn as_parry_shape<G: Geometry + ?Sized, R>(
     world: &G,
     prim: &Primitive,
     measure: impl FnOnce(&dyn Shape, &Iso) -> Option<R>,

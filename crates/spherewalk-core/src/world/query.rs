@@ -108,15 +108,13 @@ pub(crate) fn cast_sphere_among<G: Geometry + ?Sized>(
 ) -> Option<(usize, SphereCastHit)> {
     let mut best: Option<(usize, SphereCastHit)> = None;
     let swept = swept_box(&sweep.centre, &sweep.dir, sweep.max_distance, sweep.radius);
+    // Cast no further than the nearest hit so far.
+    let mut shorter = *sweep;
     for (k, prim) in prims.iter().enumerate() {
         if !super::boxes_overlap(&prim.aabb, &swept) {
             continue;
         }
-        let limit = best.map_or(sweep.max_distance, |(_, b)| b.distance);
-        let shorter = Sweep {
-            max_distance: limit,
-            ..*sweep
-        };
+        shorter.max_distance = best.map_or(sweep.max_distance, |(_, b)| b.distance);
         if let Some((distance, point, normal)) =
             measure::cast_sphere_primitive(world, prim, &shorter)
             && best.is_none_or(|(_, b)| distance < b.distance)
