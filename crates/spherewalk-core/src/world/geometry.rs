@@ -34,7 +34,7 @@ pub trait Geometry: Sync {
     /// Appends to `out` every primitive (world frame) of the colliders passing `filter` whose
     /// bounding boxes overlap `aabb` (world, m): the triangles of meshes and heightfields
     /// within the box and the solid shapes, in a deterministic order (collider id, then part
-    /// order, for [`CollisionWorld`]). `ids` is scratch space the backend may use.
+    /// order, for [`crate::CollisionWorld`]). `ids` is scratch space the backend may use.
     ///
     /// A backend that keeps parry shapes can build the primitives of each collider with
     /// [`shape_primitives`].
