@@ -36,7 +36,7 @@
 //!     let desc = ColliderDesc::new(SharedShape::cuboid(half.x, half.y, half.z));
 //!     world.insert(desc.translation(front + half.x, half.y, 0.0))?;
 //! }
-//! // Three 0.3 m spheres in a 1.8 m stack; the default settings climb steps up to 0.35 m.
+//! // Three 0.3 m spheres in a 1.8 m stack; the default settings climb stairs up to 0.35 m.
 //! let motor = Motor::new(SphereStack::capsule(1.8, 0.3, 3)?, MotorSettings::default())?;
 //! let mut pose = Pose::new(Point3::origin());
 //! let (mut state, mut report) = (MotorState::default(), StepReport::new());
@@ -150,7 +150,9 @@ pub mod motor {
         MAX_PUSHBACK_ITERATIONS, MIN_SKIN_WIDTH, MotorSettings, SettingsError, UpFrame,
     };
     pub use crate::state::{MotorState, MoveIntent, StepInput};
-    pub use crate::step::{InputFlags, MAX_GRAVITY, Motor, ResizeError, StepReport, StepScratch};
+    pub use crate::step::{
+        InputFlags, MAX_GRAVITY, Motor, ResizeError, StepEvent, StepReport, StepScratch,
+    };
 }
 
 /// The step's building blocks, for a game that composes a step of its own (as

@@ -32,7 +32,7 @@ pub use pushback::{
     ContactBuffer, MAX_HITS, Moving, PushBuffers, PushMode, PushbackSummary, max_penetration,
     pushback,
 };
-pub use report::{InputFlags, StepReport};
+pub use report::{InputFlags, StepEvent, StepReport};
 pub use resize::ResizeError;
 pub use sanitize::MAX_GRAVITY;
 pub use scratch::StepScratch;

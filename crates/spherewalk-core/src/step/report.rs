@@ -1,8 +1,8 @@
 //! What a motor step did: ground state, events, contacts and input flags.
 
 use super::scratch::StepScratch;
-use crate::contact::{GroundHit, GroundState, Hit};
-use crate::math::Real;
+use crate::contact::{ColliderId, GroundHit, GroundState, Hit};
+use crate::math::{Point3, Real, UnitVec3};
 
 /// Bad per-step inputs that were clamped or ignored, each by a documented rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -90,10 +90,82 @@ pub struct StepReport {
     pub(crate) scratch: StepScratch,
 }
 
+/// Something that happened to a character during a step, read from its report
+/// ([`StepReport::events`]): what a game turns into sounds, animations or damage.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum StepEvent {
+    /// Became stably grounded after not being so.
+    Landed,
+    /// Stopped being stably grounded (walked off, jumped, slid onto steep ground).
+    LeftGround,
+    /// Jumped this step.
+    Jumped,
+    /// Climbed a stair by `height` (m, along up).
+    ClimbedStair {
+        /// Height climbed (m).
+        height: Real,
+    },
+    /// Geometry closed on the character and left it no way out this step (see
+    /// [`StepReport::crushed`]): it stayed between the pieces, on its side of each, `depth`
+    /// metres into the deepest. Sent every step it lasts; what it means (a death, damage, a
+    /// nudge) is the game's call.
+    Crushed {
+        /// Deepest penetration of any sphere after the step (m).
+        depth: Real,
+    },
+    /// Touched a collider other than the ground it stands on (its first contact of the step
+    /// with that collider).
+    Hit {
+        /// The collider touched.
+        collider: ColliderId,
+        /// Contact point on the collider (world, m).
+        point: Point3,
+        /// Contact normal, from the collider toward the character (world).
+        normal: UnitVec3,
+    },
+}
+
 impl StepReport {
     /// A fresh report.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The step's events, in this order: landed, left ground, jumped, climbed a stair,
+    /// crushed, then a hit for the first contact with each collider other than the ground,
+    /// in contact order.
+    pub fn events(&self) -> impl Iterator<Item = StepEvent> + '_ {
+        let flags = [
+            (self.landed, StepEvent::Landed),
+            (self.left_ground, StepEvent::LeftGround),
+            (self.jumped, StepEvent::Jumped),
+            (
+                self.climbed > 0.0,
+                StepEvent::ClimbedStair {
+                    height: self.climbed,
+                },
+            ),
+            (
+                self.crushed,
+                StepEvent::Crushed {
+                    depth: self.max_penetration,
+                },
+            ),
+        ];
+        let ground = self.ground_hit.map(|g| g.collider);
+        let hits = self.hits.iter().enumerate().filter(move |(k, hit)| {
+            let seen = self.hits[..*k].iter().any(|h| h.collider == hit.collider);
+            Some(hit.collider) != ground && !seen
+        });
+        let flagged = flags
+            .into_iter()
+            .filter_map(|(on, event)| on.then_some(event));
+        flagged.chain(hits.map(|(_, hit)| StepEvent::Hit {
+            collider: hit.collider,
+            point: hit.point,
+            normal: hit.contact_normal,
+        }))
     }
 
     /// Exchanges the step's working buffers kept in this report with `scratch`. A crowd keeps

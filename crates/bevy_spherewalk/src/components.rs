@@ -1,0 +1,144 @@
+//! The components a game puts on its entities: characters, their intents and status,
+//! colliders and gravity fields. Vectors are Bevy's (glam), in metres, seconds and radians,
+//! world frame unless a name says otherwise.
+
+use bevy::math::Vec3;
+use bevy::prelude::{Component, Entity, Transform};
+use spherewalk_core::motor::{StepReport, StepScratch};
+use spherewalk_core::parry3d::shape::SharedShape;
+use spherewalk_core::{
+    GroundState, Motor, MotorSettings, MotorState, Pose, SettingsError, SphereStack,
+};
+
+/// A character: a stack of spheres along its local up axis and the motor's settings. The
+/// plugin validates both when the component is added or changed ([`Motor::new`]'s rules):
+/// a valid character walks from where its [`Transform`] puts its feet (the lowest point of
+/// its lowest sphere, its local +Y up, local -Z forward); an invalid one gets a
+/// [`CharacterRefused`] with the typed error, is logged, and does not move.
+#[derive(Component, Clone, Debug)]
+#[require(Transform, CharacterIntent, CharacterStatus)]
+pub struct Character {
+    /// The character's shape (character-local, metres).
+    pub stack: SphereStack,
+    /// The motor's tuning.
+    pub settings: MotorSettings,
+}
+
+impl Character {
+    /// A character of `stack` with the default settings.
+    pub fn new(stack: SphereStack) -> Self {
+        Self {
+            stack,
+            settings: MotorSettings::default(),
+        }
+    }
+
+    /// The same character with `settings`.
+    pub fn with_settings(self, settings: MotorSettings) -> Self {
+        Self { settings, ..self }
+    }
+}
+
+/// Why a [`Character`] was refused: its settings do not fit its stack, or are out of range.
+/// The character stands still until its [`Character`] is replaced with a valid one.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct CharacterRefused(pub SettingsError);
+
+/// What a character wants this step, written by the game (input, AI) before the plugin's
+/// [`crate::SpherewalkSystems::Step`]. Not finite numbers are ignored by the motor's
+/// documented rules (a NaN walk stands still).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct CharacterIntent {
+    /// Wanted velocity along the ground (m/s, world); its part along up is ignored.
+    pub walk: Vec3,
+    /// Jump with this speed along up (m/s) when grounded or within coyote time; 0: no jump.
+    pub jump_speed: f32,
+    /// Turn toward this direction (world; projected onto the ground plane), if any.
+    pub facing: Option<Vec3>,
+    /// The fastest turn toward `facing` (rad/s, >= 0).
+    pub turn_rate: f32,
+    /// Turn about up at this rate (rad/s, counter-clockwise seen from above).
+    pub yaw_rate: f32,
+}
+
+/// Where a character stands after the last step, written by the plugin.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct CharacterStatus {
+    /// On stable ground, steep ground, touching something else, or in the air.
+    pub ground: GroundState,
+    /// The ground's surface normal under the feet (world), when on ground.
+    pub ground_normal: Option<Vec3>,
+    /// The entity of the collider the feet stand on, when on ground.
+    pub standing_on: Option<Entity>,
+    /// Velocity (m/s, world).
+    pub velocity: Vec3,
+    /// The character's up (world, unit).
+    pub up: Vec3,
+}
+
+impl Default for CharacterStatus {
+    fn default() -> Self {
+        Self {
+            ground: GroundState::Airborne,
+            ground_normal: None,
+            standing_on: None,
+            velocity: Vec3::ZERO,
+            up: Vec3::Y,
+        }
+    }
+}
+
+/// A collider characters walk on and against: any parry shape, placed by the entity's
+/// [`Transform`] (top-level entities: the transform is the world pose). Moving the transform
+/// moves the collider at the next fixed step, with the velocity that move implies, so the
+/// characters standing on it are carried.
+#[derive(Component, Clone)]
+#[require(Transform)]
+pub struct Collider {
+    /// The shape, in the entity's frame (metres).
+    pub shape: SharedShape,
+    /// Characters may stand on it (off for another character's body).
+    pub walkable: bool,
+    /// Mesh and heightfield triangles collide from both sides.
+    pub two_sided: bool,
+}
+
+impl Collider {
+    /// A walkable, one-sided collider of `shape`.
+    pub fn new(shape: SharedShape) -> Self {
+        Self {
+            shape,
+            walkable: true,
+            two_sided: false,
+        }
+    }
+}
+
+impl std::fmt::Debug for Collider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Collider")
+            .field("shape", &self.shape.shape_type())
+            .field("walkable", &self.walkable)
+            .field("two_sided", &self.two_sided)
+            .finish()
+    }
+}
+
+/// A gravity field (the core's [`spherewalk_core::GravityField`]: uniform, toward a point,
+/// toward a surface, within a volume, with a priority). Every character reads the field of
+/// highest priority containing its feet; fields apply in the order their entities were
+/// spawned on ties. A field that fails validation is logged and skipped.
+#[derive(Component, Clone, Debug)]
+pub struct GravityField(pub spherewalk_core::GravityField);
+
+/// The motor's side of a valid character, kept by the plugin.
+#[derive(Component, Debug)]
+pub(crate) struct Walker {
+    pub(crate) motor: Motor,
+    pub(crate) pose: Pose,
+    pub(crate) state: MotorState,
+    pub(crate) report: StepReport,
+}
+
+/// A step's working buffers, one per thread.
+pub(crate) type Scratch = StepScratch;

@@ -1,0 +1,77 @@
+//! What happened to characters in a step, as Bevy messages.
+
+use bevy::math::Vec3;
+use bevy::prelude::{Entity, Message};
+use spherewalk_core::interop::glam::{point_to_glam, vec3_to_glam};
+use spherewalk_core::motor::StepEvent;
+
+/// One thing that happened to one character in a fixed step. Written in the plugin's
+/// [`crate::SpherewalkSystems::WriteBack`], ordered by character entity, then as
+/// [`spherewalk_core::StepReport::events`] orders them; a reader that reads every frame sees
+/// each once, however many fixed steps the frame ran.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub struct CharacterMessage {
+    /// The character.
+    pub character: Entity,
+    /// What happened.
+    pub event: CharacterEvent,
+}
+
+/// What happened to a character during a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum CharacterEvent {
+    /// Became stably grounded after not being so.
+    Landed,
+    /// Stopped being stably grounded (walked off, jumped, slid onto steep ground).
+    LeftGround,
+    /// Jumped this step.
+    Jumped,
+    /// Climbed a stair by `height` (m, along up).
+    ClimbedStair {
+        /// Height climbed (m).
+        height: f32,
+    },
+    /// Geometry closed on the character and left it no way out (sent every step it lasts).
+    Crushed {
+        /// Deepest penetration of any sphere after the step (m).
+        depth: f32,
+    },
+    /// Touched a collider other than the ground it stands on (first contact of the step with
+    /// it).
+    Hit {
+        /// The collider's entity; `None` when it was despawned since.
+        collider: Option<Entity>,
+        /// Contact point on the collider (world, m).
+        point: Vec3,
+        /// Contact normal, from the collider toward the character (world, unit).
+        normal: Vec3,
+    },
+}
+
+impl CharacterEvent {
+    /// The core's event with the collider named by its entity (`entity_of`); `None` for an
+    /// event this version does not know.
+    pub(crate) fn from_core(
+        event: &StepEvent,
+        entity_of: impl Fn(spherewalk_core::ColliderId) -> Option<Entity>,
+    ) -> Option<Self> {
+        Some(match *event {
+            StepEvent::Landed => Self::Landed,
+            StepEvent::LeftGround => Self::LeftGround,
+            StepEvent::Jumped => Self::Jumped,
+            StepEvent::ClimbedStair { height } => Self::ClimbedStair { height },
+            StepEvent::Crushed { depth } => Self::Crushed { depth },
+            StepEvent::Hit {
+                collider,
+                point,
+                normal,
+            } => Self::Hit {
+                collider: entity_of(collider),
+                point: point_to_glam(&point),
+                normal: vec3_to_glam(&normal),
+            },
+            _ => return None,
+        })
+    }
+}

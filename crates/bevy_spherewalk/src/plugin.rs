@@ -1,0 +1,143 @@
+//! The plugin, its system sets and the character world it keeps.
+
+use crate::messages::CharacterMessage;
+use crate::systems;
+use bevy::app::{App, FixedUpdate, Plugin};
+use bevy::ecs::schedule::{InternedScheduleLabel, IntoScheduleConfigs, ScheduleLabel, SystemSet};
+use bevy::math::Vec3;
+use bevy::prelude::{Entity, Resource};
+use spherewalk_core::{ColliderId, CollisionWorld, GravityFields, math::Iso};
+use std::collections::HashMap;
+
+/// The plugin's system sets, in the order they run in its schedule. Put the game's input
+/// systems `.before(SpherewalkSystems::Sync)` and what reads the characters' transforms,
+/// status or messages `.after(SpherewalkSystems::WriteBack)`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpherewalkSystems {
+    /// Mirrors colliders and gravity fields into the character world; admits new or changed
+    /// characters (validating them).
+    Sync,
+    /// Steps every character once (in parallel where Bevy's task pool has threads; the
+    /// result is the same bit for bit).
+    Step,
+    /// Writes the characters' transforms and status, and their messages.
+    WriteBack,
+}
+
+/// Drives spherewalk characters in a Bevy app: [`crate::Character`]s walk among
+/// [`crate::Collider`]s under [`crate::GravityField`]s, one motor step per run of the
+/// plugin's schedule.
+///
+/// # Example
+/// ```
+/// use bevy::prelude::*;
+/// use bevy::time::TimeUpdateStrategy;
+/// use bevy_spherewalk::prelude::*;
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, SpherewalkPlugin::default()));
+/// // One fixed step (1/64 s) per update, whatever the wall clock says.
+/// app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+/// app.world_mut().spawn((
+///     Collider::new(SharedShape::cuboid(10.0, 0.5, 10.0)),
+///     Transform::from_xyz(0.0, -0.5, 0.0),
+/// ));
+/// let stack = SphereStack::capsule(1.8, 0.3, 3).expect("a valid stack");
+/// let hero = app
+///     .world_mut()
+///     .spawn((Character::new(stack), Transform::from_xyz(0.0, 0.5, 0.0)))
+///     .id();
+/// for _ in 0..60 {
+///     app.update();
+/// }
+/// // Dropped 0.5 m onto the floor's top (y = 0) and standing on it.
+/// let status = app.world().get::<CharacterStatus>(hero).expect("a character");
+/// assert_eq!(status.ground, GroundState::Grounded);
+/// let feet = app.world().get::<Transform>(hero).expect("placed").translation;
+/// assert!(feet.y.abs() < 1e-3, "{feet}");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SpherewalkPlugin {
+    schedule: InternedScheduleLabel,
+}
+
+impl SpherewalkPlugin {
+    /// The plugin, stepping the characters in `schedule` (once per run: a fixed-step schedule
+    /// such as `FixedUpdate` gives frame-rate independent walking).
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Default for SpherewalkPlugin {
+    /// The plugin in `FixedUpdate`, as a physics plugin runs.
+    fn default() -> Self {
+        Self::new(FixedUpdate)
+    }
+}
+
+impl Plugin for SpherewalkPlugin {
+    fn build(&self, app: &mut App) {
+        use SpherewalkSystems::{Step, Sync, WriteBack};
+        app.init_resource::<CharacterWorld>()
+            .init_resource::<DefaultGravity>()
+            .add_message::<CharacterMessage>()
+            .configure_sets(self.schedule, (Sync, Step, WriteBack).chain())
+            .add_systems(
+                self.schedule,
+                (
+                    (
+                        systems::sync_colliders,
+                        systems::sync_gravity,
+                        systems::admit_characters,
+                    )
+                        .chain()
+                        .in_set(Sync),
+                    systems::step_characters.in_set(Step),
+                    systems::write_back.in_set(WriteBack),
+                ),
+            );
+    }
+}
+
+/// Gravity (m/s², world) for a world with no [`crate::GravityField`] entity at all: Earth's,
+/// down the world's -Y, unless the game sets another.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct DefaultGravity(pub Vec3);
+
+impl Default for DefaultGravity {
+    fn default() -> Self {
+        Self(Vec3::new(0.0, -9.81, 0.0))
+    }
+}
+
+/// The characters' collision world and gravity, mirrored from the app's [`crate::Collider`]
+/// and [`crate::GravityField`] entities by [`SpherewalkSystems::Sync`]. Games read it for
+/// queries (ray and sphere casts through [`spherewalk_core::world::WorldQueries`]).
+#[derive(Resource, Default)]
+pub struct CharacterWorld {
+    pub(crate) world: CollisionWorld,
+    pub(crate) fields: GravityFields,
+    /// Each collider entity's id in `world` and the pose it was last given.
+    pub(crate) colliders: HashMap<Entity, (ColliderId, Iso)>,
+    /// The entity of each collider id.
+    pub(crate) owners: HashMap<ColliderId, Entity>,
+}
+
+impl CharacterWorld {
+    /// The collision world the characters walk in.
+    pub fn world(&self) -> &CollisionWorld {
+        &self.world
+    }
+
+    /// The gravity fields in effect, in the order they apply on ties.
+    pub fn fields(&self) -> &GravityFields {
+        &self.fields
+    }
+
+    /// The entity a collider of the world belongs to.
+    pub fn entity_of(&self, collider: ColliderId) -> Option<Entity> {
+        self.owners.get(&collider).copied()
+    }
+}

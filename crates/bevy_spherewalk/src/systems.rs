@@ -1,0 +1,243 @@
+//! The plugin's systems, in the order they run: sync, step, write back.
+
+use crate::components::{
+    Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, Scratch,
+    Walker,
+};
+use crate::messages::{CharacterEvent, CharacterMessage};
+use crate::plugin::{CharacterWorld, DefaultGravity};
+use bevy::ecs::change_detection::DetectChanges;
+use bevy::log::{error, warn};
+use bevy::prelude::{
+    Commands, Entity, Local, MessageWriter, Query, Ref, RemovedComponents, Res, ResMut, Time,
+    Transform,
+};
+use bevy::utils::Parallel;
+use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
+use spherewalk_core::math::Iso;
+use spherewalk_core::motor::StepReport;
+use spherewalk_core::{
+    ColliderDesc, GravityFields, Motor, MotorState, MoveIntent, Pose, Real, StepInput, UnitVec3,
+    Vec3,
+};
+
+/// A collider entity's world pose: its transform's translation and rotation (scale is not
+/// applied: size the shape instead).
+fn iso_of(transform: &Transform) -> Iso {
+    let pose = Pose::from_glam(transform.translation, transform.rotation);
+    Iso::from_parts(pose.position.coords.into(), pose.orientation)
+}
+
+/// The velocities (m/s, rad/s; world) that move a collider from `from` to `to` in `dt`
+/// seconds: the translation over `dt`, and the turn's scaled axis over `dt`.
+fn velocity_between(from: &Iso, to: &Iso, dt: Real) -> (Vec3, Vec3) {
+    if dt <= 0.0 || !dt.is_finite() {
+        return (Vec3::zeros(), Vec3::zeros());
+    }
+    let linear = (to.translation.vector - from.translation.vector) / dt;
+    let turn = to.rotation * from.rotation.inverse();
+    (linear, turn.scaled_axis() / dt)
+}
+
+/// Mirrors the [`Collider`] entities into the character world: new ones are inserted,
+/// despawned ones removed, moved ones given their new pose and the velocity of the move (so
+/// riders are carried), and ones that stopped given zero velocity.
+pub(crate) fn sync_colliders(
+    mut cw: ResMut<CharacterWorld>,
+    time: Res<Time>,
+    colliders: Query<(Entity, Ref<Collider>, Ref<Transform>)>,
+    mut removed: RemovedComponents<Collider>,
+) {
+    let cw = &mut *cw;
+    for entity in removed.read() {
+        if let Some((id, _)) = cw.colliders.remove(&entity) {
+            cw.owners.remove(&id);
+            // NOTE: the id came from this world; a failure would mean it is gone already.
+            let _ = cw.world.remove(id);
+        }
+    }
+    let dt = time.delta_secs();
+    for (entity, collider, transform) in &colliders {
+        let pose = iso_of(&transform);
+        match cw.colliders.get(&entity).copied() {
+            Some((id, _)) if collider.is_changed() => {
+                // A new shape or new flags: the collider is put in again.
+                let _ = cw.world.remove(id);
+                cw.owners.remove(&id);
+                cw.colliders.remove(&entity);
+                insert_collider(cw, entity, &collider, pose);
+            }
+            Some((id, before)) => {
+                let (linear, angular) = if transform.is_changed() {
+                    velocity_between(&before, &pose, dt)
+                } else {
+                    (Vec3::zeros(), Vec3::zeros())
+                };
+                let moved = cw
+                    .world
+                    .set_pose(id, pose)
+                    .and_then(|()| cw.world.set_velocity(id, linear, angular));
+                match moved {
+                    Ok(()) => {
+                        cw.colliders.insert(entity, (id, pose));
+                    }
+                    Err(e) => warn!("spherewalk: collider {entity} not moved: {e}"),
+                }
+            }
+            None => insert_collider(cw, entity, &collider, pose),
+        }
+    }
+}
+
+/// Puts `collider` of `entity` at `pose` into the character world, logging a refusal.
+fn insert_collider(cw: &mut CharacterWorld, entity: Entity, collider: &Collider, pose: Iso) {
+    let mut desc = ColliderDesc::new(collider.shape.clone()).pose(pose);
+    if !collider.walkable {
+        desc = desc.not_walkable();
+    }
+    if collider.two_sided {
+        desc = desc.two_sided();
+    }
+    match cw.world.insert(desc) {
+        Ok(id) => {
+            cw.colliders.insert(entity, (id, pose));
+            cw.owners.insert(id, entity);
+        }
+        Err(e) => error!("spherewalk: collider {entity} refused: {e}"),
+    }
+}
+
+/// Rebuilds the gravity fields from the [`GravityField`] entities, in entity order; with none
+/// at all, [`DefaultGravity`] everywhere.
+pub(crate) fn sync_gravity(
+    mut cw: ResMut<CharacterWorld>,
+    default: Res<DefaultGravity>,
+    fields: Query<(Entity, &GravityField)>,
+) {
+    let mut sorted: Vec<(Entity, &GravityField)> = fields.iter().collect();
+    sorted.sort_by_key(|(entity, _)| *entity);
+    let mut built = GravityFields::new();
+    if sorted.is_empty() {
+        let uniform = spherewalk_core::GravityField::uniform(vec3_from_glam(default.0));
+        if let Err(e) = built.add(uniform) {
+            error!("spherewalk: default gravity refused: {e}");
+        }
+    }
+    for (entity, field) in sorted {
+        if let Err(e) = built.add(field.0.clone()) {
+            error!("spherewalk: gravity field {entity} refused: {e}");
+        }
+    }
+    cw.fields = built;
+}
+
+/// Validates every new or changed [`Character`]: a valid one gets (or keeps, with its motion)
+/// the motor's side and starts from its transform when new; an invalid one is logged and
+/// marked [`CharacterRefused`].
+pub(crate) fn admit_characters(
+    mut commands: Commands,
+    mut characters: Query<(Entity, Ref<Character>, &Transform, Option<&mut Walker>)>,
+) {
+    for (entity, character, transform, walker) in &mut characters {
+        if !character.is_changed() {
+            continue;
+        }
+        match Motor::new(character.stack.clone(), character.settings) {
+            Ok(motor) => {
+                let mut entity_commands = commands.entity(entity);
+                entity_commands.remove::<CharacterRefused>();
+                match walker {
+                    Some(mut walker) => walker.motor = motor,
+                    None => {
+                        entity_commands.insert(Walker {
+                            motor,
+                            pose: Pose::from_glam(transform.translation, transform.rotation),
+                            state: MotorState::default(),
+                            report: StepReport::new(),
+                        });
+                    }
+                }
+            }
+            Err(e) => {
+                error!("spherewalk: character {entity} refused: {e}");
+                commands
+                    .entity(entity)
+                    .remove::<Walker>()
+                    .insert(CharacterRefused(e));
+            }
+        }
+    }
+}
+
+/// The motor's intent for a [`CharacterIntent`] (glam to nalgebra).
+fn move_intent(intent: &CharacterIntent) -> MoveIntent {
+    MoveIntent {
+        velocity: vec3_from_glam(intent.walk),
+        jump_speed: intent.jump_speed,
+        yaw_rate: intent.yaw_rate,
+        facing: intent
+            .facing
+            .and_then(|f| UnitVec3::try_new(vec3_from_glam(f), 1e-6)),
+        turn_rate: intent.turn_rate,
+    }
+}
+
+/// Steps every admitted character once under the gravity at its feet, in parallel, each
+/// thread with its own working buffers.
+pub(crate) fn step_characters(
+    cw: Res<CharacterWorld>,
+    time: Res<Time>,
+    mut characters: Query<(&mut Walker, &CharacterIntent)>,
+    scratch: Local<Parallel<Scratch>>,
+) {
+    let dt = time.delta_secs();
+    let (world, fields) = (&cw.world, &cw.fields);
+    characters.par_iter_mut().for_each_init(
+        || scratch.borrow_local_mut(),
+        |scratch, (mut walker, intent)| {
+            let walker = &mut *walker;
+            let feet = walker.motor.stack().feet().offset_local;
+            let gravity = fields.at(&walker.pose.centre_at(feet));
+            let input = StepInput::new(move_intent(intent), gravity, dt);
+            walker.report.swap_scratch(scratch);
+            let (pose, state) = (&mut walker.pose, &mut walker.state);
+            walker
+                .motor
+                .step(world, pose, state, &input, &mut walker.report);
+            walker.report.swap_scratch(scratch);
+        },
+    );
+}
+
+/// Writes every admitted character's transform and status, and its step's messages in
+/// entity order.
+pub(crate) fn write_back(
+    cw: Res<CharacterWorld>,
+    mut characters: Query<(Entity, &Walker, &mut Transform, &mut CharacterStatus)>,
+    mut messages: MessageWriter<CharacterMessage>,
+) {
+    let mut written: Vec<(Entity, CharacterEvent)> = Vec::new();
+    for (entity, walker, mut transform, mut status) in &mut characters {
+        let (position, rotation) = walker.pose.to_glam();
+        transform.translation = position;
+        transform.rotation = rotation;
+        let ground = walker.state.ground_hit;
+        *status = CharacterStatus {
+            ground: walker.state.ground,
+            ground_normal: ground.map(|g| vec3_to_glam(&g.surface_normal)),
+            standing_on: ground.and_then(|g| cw.entity_of(g.collider)),
+            velocity: vec3_to_glam(&walker.state.velocity),
+            up: vec3_to_glam(&walker.pose.up()),
+        };
+        let events = walker.report.events();
+        let events = events.filter_map(|e| CharacterEvent::from_core(&e, |id| cw.entity_of(id)));
+        written.extend(events.map(|event| (entity, event)));
+    }
+    // Stable: each character's events keep their order.
+    written.sort_by_key(|(entity, _)| *entity);
+    messages.write_batch(
+        written
+            .into_iter()
+            .map(|(character, event)| CharacterMessage { character, event }),
+    );
+}

@@ -1,0 +1,243 @@
+//! The plugin in a headless Bevy app (MinimalPlugins, one fixed step of 1/64 s per update):
+//! landing, walking, riding a kinematic collider, refusing bad characters, forgetting
+//! despawned colliders.
+
+use approx::assert_abs_diff_eq;
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_spherewalk::prelude::*;
+
+/// The fixed step of every test (s): Bevy's default fixed timestep.
+const DT: f32 = 1.0 / 64.0;
+
+/// A headless app stepping the characters once per update.
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SpherewalkPlugin::default()));
+    app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app
+}
+
+/// A 20 m floor whose top is at y = 0.
+fn floor(app: &mut App) -> Entity {
+    app.world_mut()
+        .spawn((
+            Collider::new(SharedShape::cuboid(10.0, 0.5, 10.0)),
+            Transform::from_xyz(0.0, -0.5, 0.0),
+        ))
+        .id()
+}
+
+/// The standard character: 1.8 m, three 0.3 m spheres, default settings, feet at `at`.
+fn hero(app: &mut App, at: Vec3) -> Entity {
+    let stack = SphereStack::capsule(1.8, 0.3, 3).expect("a valid stack");
+    app.world_mut()
+        .spawn((Character::new(stack), Transform::from_translation(at)))
+        .id()
+}
+
+fn feet(app: &App, character: Entity) -> Vec3 {
+    app.world()
+        .get::<Transform>(character)
+        .expect("a transform")
+        .translation
+}
+
+fn status(app: &App, character: Entity) -> CharacterStatus {
+    *app.world()
+        .get::<CharacterStatus>(character)
+        .expect("a status")
+}
+
+/// Every message written so far (the test reads the resource after each update).
+fn drain(app: &mut App) -> Vec<CharacterMessage> {
+    app.world_mut()
+        .resource_mut::<Messages<CharacterMessage>>()
+        .drain()
+        .collect()
+}
+
+fn run(app: &mut App, updates: u32) -> Vec<CharacterMessage> {
+    let mut seen = Vec::new();
+    for _ in 0..updates {
+        app.update();
+        seen.extend(drain(app));
+    }
+    seen
+}
+
+#[test]
+fn a_dropped_character_lands_once_on_the_floor() {
+    let mut app = app();
+    let ground = floor(&mut app);
+    let hero = hero(&mut app, Vec3::new(1.0, 0.5, 2.0));
+    let seen = run(&mut app, 64);
+    let at = feet(&app, hero);
+    // The ground clamp snaps the feet onto the floor: exact to f32 rounding of a 1 m
+    // coordinate (1e-5 m).
+    assert_abs_diff_eq!(at.y, 0.0, epsilon = 1e-5);
+    assert_abs_diff_eq!(at.x, 1.0, epsilon = 1e-5);
+    assert_abs_diff_eq!(at.z, 2.0, epsilon = 1e-5);
+    let s = status(&app, hero);
+    assert_eq!(s.ground, GroundState::Grounded);
+    assert_eq!(s.standing_on, Some(ground));
+    assert_abs_diff_eq!(s.up.y, 1.0, epsilon = 1e-6);
+    let landed: Vec<_> = seen
+        .iter()
+        .filter(|m| m.event == CharacterEvent::Landed)
+        .collect();
+    assert_eq!(landed.len(), 1, "{seen:?}");
+    assert_eq!(landed[0].character, hero);
+}
+
+#[test]
+fn a_character_walks_at_its_intent_and_faces_where_it_walks() {
+    let mut app = app();
+    floor(&mut app);
+    let hero = hero(&mut app, Vec3::ZERO);
+    run(&mut app, 8);
+    let start = feet(&app, hero);
+    app.world_mut()
+        .get_mut::<CharacterIntent>(hero)
+        .expect("an intent")
+        .walk = Vec3::new(2.0, 0.0, 0.0);
+    if let Some(mut intent) = app.world_mut().get_mut::<CharacterIntent>(hero) {
+        intent.facing = Some(Vec3::X);
+        intent.turn_rate = 10.0;
+    }
+    run(&mut app, 64);
+    let moved = feet(&app, hero) - start;
+    // 64 steps of 1/64 s at 2 m/s on level ground: 2 m, to f32 rounding over the sum.
+    assert_abs_diff_eq!(moved.x, 2.0 * 64.0 * DT, epsilon = 1e-4);
+    assert_abs_diff_eq!(moved.y, 0.0, epsilon = 1e-5);
+    assert_abs_diff_eq!(moved.z, 0.0, epsilon = 1e-5);
+    assert_abs_diff_eq!(status(&app, hero).velocity.x, 2.0, epsilon = 1e-4);
+    // Turned a quarter turn at 10 rad/s (0.16 s) to face +X: local -Z forward is world +X.
+    let rotation = app.world().get::<Transform>(hero).expect("placed").rotation;
+    let forward = rotation * Vec3::NEG_Z;
+    assert_abs_diff_eq!(forward.x, 1.0, epsilon = 1e-5);
+}
+
+#[test]
+fn a_moving_collider_carries_its_rider() {
+    /// Moves every collider tagged `Lift` along +X at 1 m/s, in the fixed step before the
+    /// plugin syncs.
+    #[derive(Component)]
+    struct Lift;
+    fn glide(mut lifts: Query<&mut Transform, With<Lift>>, time: Res<Time>) {
+        for mut t in &mut lifts {
+            t.translation.x += time.delta_secs();
+        }
+    }
+    let mut app = app();
+    app.add_systems(FixedUpdate, glide.before(SpherewalkSystems::Sync));
+    let lift = app
+        .world_mut()
+        .spawn((
+            Collider::new(SharedShape::cuboid(2.0, 0.25, 2.0)),
+            Transform::from_xyz(0.0, -0.25, 0.0),
+            Lift,
+        ))
+        .id();
+    let hero = hero(&mut app, Vec3::new(0.5, 0.0, 0.0));
+    run(&mut app, 4);
+    let lift_start = app
+        .world()
+        .get::<Transform>(lift)
+        .expect("placed")
+        .translation
+        .x;
+    let start = feet(&app, hero);
+    run(&mut app, 64);
+    let lift_moved = app
+        .world()
+        .get::<Transform>(lift)
+        .expect("placed")
+        .translation
+        .x
+        - lift_start;
+    let moved = feet(&app, hero) - start;
+    assert_abs_diff_eq!(lift_moved, 1.0, epsilon = 1e-4);
+    // Carried the same metre (f32 rounding of 64 velocity steps: 1e-4 m), still on the lift.
+    assert_abs_diff_eq!(moved.x, lift_moved, epsilon = 1e-4);
+    assert_abs_diff_eq!(moved.y, 0.0, epsilon = 1e-5);
+    assert_eq!(status(&app, hero).standing_on, Some(lift));
+}
+
+#[test]
+fn a_character_out_of_scale_is_refused_with_the_typed_error_and_stays_put() {
+    let mut app = app();
+    floor(&mut app);
+    let stack = SphereStack::capsule(1.8, 0.3, 3).expect("a valid stack");
+    let mut settings = MotorSettings::default();
+    settings.stair_height = 2.5;
+    let at = Vec3::new(0.0, 3.0, 0.0);
+    let bad = app
+        .world_mut()
+        .spawn((
+            Character::new(stack.clone()).with_settings(settings),
+            Transform::from_translation(at),
+        ))
+        .id();
+    run(&mut app, 32);
+    let refused = app.world().get::<CharacterRefused>(bad).expect("refused");
+    assert!(
+        matches!(
+            refused.0,
+            SettingsError::OutOfScale {
+                field: "stair_height",
+                ..
+            }
+        ),
+        "{:?}",
+        refused.0
+    );
+    assert_eq!(feet(&app, bad), at, "a refused character does not move");
+    // Fixed: the same entity walks again, from where it stood.
+    app.world_mut()
+        .entity_mut(bad)
+        .insert(Character::new(stack));
+    run(&mut app, 200);
+    assert!(app.world().get::<CharacterRefused>(bad).is_none());
+    assert_eq!(status(&app, bad).ground, GroundState::Grounded);
+    assert_abs_diff_eq!(feet(&app, bad).y, 0.0, epsilon = 1e-5);
+}
+
+#[test]
+fn a_nan_intent_stands_still() {
+    let mut app = app();
+    floor(&mut app);
+    let hero = hero(&mut app, Vec3::ZERO);
+    run(&mut app, 8);
+    let start = feet(&app, hero);
+    if let Some(mut intent) = app.world_mut().get_mut::<CharacterIntent>(hero) {
+        *intent = CharacterIntent {
+            walk: Vec3::NAN,
+            jump_speed: f32::NAN,
+            facing: Some(Vec3::NAN),
+            turn_rate: f32::NAN,
+            yaw_rate: f32::INFINITY,
+        };
+    }
+    run(&mut app, 32);
+    assert_eq!(feet(&app, hero), start);
+    assert_eq!(status(&app, hero).ground, GroundState::Grounded);
+}
+
+#[test]
+fn a_despawned_collider_leaves_no_ghost() {
+    let mut app = app();
+    let ground = floor(&mut app);
+    let hero = hero(&mut app, Vec3::ZERO);
+    run(&mut app, 8);
+    assert_eq!(status(&app, hero).ground, GroundState::Grounded);
+    app.world_mut().despawn(ground);
+    run(&mut app, 32);
+    // Half a second of free fall from rest: g t² / 2 = 1.23 m below, give or take the step's
+    // integration (a few centimetres).
+    let y = feet(&app, hero).y;
+    assert!((-1.35..-1.1).contains(&y), "{y}");
+    assert_eq!(status(&app, hero).ground, GroundState::Airborne);
+    assert_eq!(app.world().resource::<CharacterWorld>().world().len(), 0);
+}
