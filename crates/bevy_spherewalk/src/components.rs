@@ -2,7 +2,7 @@
 //! colliders and gravity fields. Vectors are Bevy's (glam), in metres, seconds and radians,
 //! world frame unless a name says otherwise.
 
-use bevy::math::Vec3;
+use bevy::math::{Quat, Vec3};
 use bevy::prelude::{Component, Entity, Transform};
 use spherewalk_core::motor::{StepReport, StepScratch};
 use spherewalk_core::parry3d::shape::SharedShape;
@@ -135,9 +135,30 @@ pub struct GravityField(pub spherewalk_core::GravityField);
 #[derive(Component, Debug)]
 pub(crate) struct Walker {
     pub(crate) motor: Motor,
+    /// Where the last step ended.
     pub(crate) pose: Pose,
+    /// Where the last step started: interpolation runs from here to `pose`.
+    pub(crate) previous: Pose,
     pub(crate) state: MotorState,
     pub(crate) report: StepReport,
+    /// The translation and rotation the plugin last wrote to the transform: a transform that
+    /// differs from it was written by the game (a teleport).
+    pub(crate) shown: (Vec3, Quat),
+}
+
+impl Walker {
+    /// A character of `motor` standing at `transform`.
+    pub(crate) fn new(motor: Motor, transform: &Transform) -> Self {
+        let pose = Pose::from_glam(transform.translation, transform.rotation);
+        Self {
+            motor,
+            pose,
+            previous: pose,
+            state: MotorState::default(),
+            report: StepReport::new(),
+            shown: (transform.translation, transform.rotation),
+        }
+    }
 }
 
 /// A step's working buffers, one per thread.

@@ -16,7 +16,9 @@
 //!   volumes, by priority); without any, [`DefaultGravity`].
 //!
 //! Units: metres, seconds, radians; world frame. A character's transform is its feet: the
-//! lowest point of its lowest sphere, its local +Y up and local -Z forward.
+//! lowest point of its lowest sphere, its local +Y up and local -Z forward. In `FixedUpdate`
+//! it is interpolated between fixed steps for each frame; writing it teleports the
+//! character.
 //!
 //! [`Transform`]: bevy::prelude::Transform
 

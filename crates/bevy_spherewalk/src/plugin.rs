@@ -2,7 +2,7 @@
 
 use crate::messages::CharacterMessage;
 use crate::systems;
-use bevy::app::{App, FixedUpdate, Plugin};
+use bevy::app::{App, FixedUpdate, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy::ecs::schedule::{InternedScheduleLabel, IntoScheduleConfigs, ScheduleLabel, SystemSet};
 use bevy::math::Vec3;
 use bevy::prelude::{Entity, Resource};
@@ -58,14 +58,31 @@ pub enum SpherewalkSystems {
 #[derive(Clone, Copy, Debug)]
 pub struct SpherewalkPlugin {
     schedule: InternedScheduleLabel,
+    interpolate: bool,
 }
 
 impl SpherewalkPlugin {
     /// The plugin, stepping the characters in `schedule` (once per run: a fixed-step schedule
-    /// such as `FixedUpdate` gives frame-rate independent walking).
+    /// such as `FixedUpdate` gives frame-rate independent walking). In `FixedUpdate` the
+    /// characters' transforms are interpolated between fixed steps (see
+    /// [`Self::interpolated`]).
     pub fn new(schedule: impl ScheduleLabel) -> Self {
+        let schedule = schedule.intern();
         Self {
-            schedule: schedule.intern(),
+            schedule,
+            interpolate: schedule == FixedUpdate.intern(),
+        }
+    }
+
+    /// Whether each frame shows the characters between the poses of the last fixed step, as
+    /// far as the fixed clock has run into the next one (`true`: smooth at any frame rate,
+    /// one fixed step behind; the default in `FixedUpdate`), or at the pose the last step
+    /// ended at (`false`: what game logic reads in the fixed schedule either way). Only
+    /// meaningful in `FixedUpdate`.
+    pub fn interpolated(self, interpolate: bool) -> Self {
+        Self {
+            interpolate,
+            ..self
         }
     }
 }
@@ -91,6 +108,7 @@ impl Plugin for SpherewalkPlugin {
                         systems::sync_colliders,
                         systems::sync_gravity,
                         systems::admit_characters,
+                        systems::teleport_characters,
                     )
                         .chain()
                         .in_set(Sync),
@@ -98,6 +116,12 @@ impl Plugin for SpherewalkPlugin {
                     systems::write_back.in_set(WriteBack),
                 ),
             );
+        if self.interpolate {
+            app.add_systems(
+                RunFixedMainLoop,
+                systems::interpolate_characters.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+            );
+        }
     }
 }
 

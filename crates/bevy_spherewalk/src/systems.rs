@@ -9,16 +9,14 @@ use crate::plugin::{CharacterWorld, DefaultGravity};
 use bevy::ecs::change_detection::DetectChanges;
 use bevy::log::{error, warn};
 use bevy::prelude::{
-    Commands, Entity, Local, MessageWriter, Query, Ref, RemovedComponents, Res, ResMut, Time,
-    Transform,
+    Commands, Entity, Fixed, Local, MessageWriter, Query, Ref, RemovedComponents, Res, ResMut,
+    Time, Transform,
 };
 use bevy::utils::Parallel;
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::Iso;
-use spherewalk_core::motor::StepReport;
 use spherewalk_core::{
-    ColliderDesc, GravityFields, Motor, MotorState, MoveIntent, Pose, Real, StepInput, UnitVec3,
-    Vec3,
+    ColliderDesc, GravityFields, Motor, MoveIntent, Pose, Real, StepInput, UnitVec3, Vec3,
 };
 
 /// A collider entity's world pose: its transform's translation and rotation (scale is not
@@ -84,7 +82,12 @@ pub(crate) fn sync_colliders(
                     Err(e) => warn!("spherewalk: collider {entity} not moved: {e}"),
                 }
             }
-            None => insert_collider(cw, entity, &collider, pose),
+            // A collider refused before (a non-finite pose, say) is tried again only once
+            // it or its transform changes: one log line per refusal, not one a step.
+            None if collider.is_changed() || transform.is_changed() => {
+                insert_collider(cw, entity, &collider, pose);
+            }
+            None => {}
         }
     }
 }
@@ -149,12 +152,7 @@ pub(crate) fn admit_characters(
                 match walker {
                     Some(mut walker) => walker.motor = motor,
                     None => {
-                        entity_commands.insert(Walker {
-                            motor,
-                            pose: Pose::from_glam(transform.translation, transform.rotation),
-                            state: MotorState::default(),
-                            report: StepReport::new(),
-                        });
+                        entity_commands.insert(Walker::new(motor, transform));
                     }
                 }
             }
@@ -165,6 +163,20 @@ pub(crate) fn admit_characters(
                     .remove::<Walker>()
                     .insert(CharacterRefused(e));
             }
+        }
+    }
+}
+
+/// Moves every character whose transform the game wrote since the plugin last did (a
+/// teleport) to that transform; its motion state is kept.
+pub(crate) fn teleport_characters(mut characters: Query<(&mut Walker, &Transform)>) {
+    for (mut walker, transform) in &mut characters {
+        let now = (transform.translation, transform.rotation);
+        if now != walker.shown {
+            let pose = Pose::from_glam(now.0, now.1);
+            walker.pose = pose;
+            walker.previous = pose;
+            walker.shown = now;
         }
     }
 }
@@ -196,6 +208,7 @@ pub(crate) fn step_characters(
         || scratch.borrow_local_mut(),
         |scratch, (mut walker, intent)| {
             let walker = &mut *walker;
+            walker.previous = walker.pose;
             let feet = walker.motor.stack().feet().offset_local;
             let gravity = fields.at(&walker.pose.centre_at(feet));
             let input = StepInput::new(move_intent(intent), gravity, dt);
@@ -209,18 +222,37 @@ pub(crate) fn step_characters(
     );
 }
 
+/// Shows every admitted character between the poses its last step started and ended at, as
+/// far as the fixed clock has run into the next step (`Time<Fixed>`'s overstep): smooth at
+/// any frame rate, one step behind the simulation.
+pub(crate) fn interpolate_characters(
+    time: Res<Time<Fixed>>,
+    mut characters: Query<(&mut Walker, &mut Transform)>,
+) {
+    let a = time.overstep_fraction().clamp(0.0, 1.0);
+    for (mut walker, mut transform) in &mut characters {
+        let (from, from_rotation) = walker.previous.to_glam();
+        let (to, to_rotation) = walker.pose.to_glam();
+        let shown = (from.lerp(to, a), from_rotation.slerp(to_rotation, a));
+        transform.translation = shown.0;
+        transform.rotation = shown.1;
+        walker.shown = shown;
+    }
+}
+
 /// Writes every admitted character's transform and status, and its step's messages in
 /// entity order.
 pub(crate) fn write_back(
     cw: Res<CharacterWorld>,
-    mut characters: Query<(Entity, &Walker, &mut Transform, &mut CharacterStatus)>,
+    mut characters: Query<(Entity, &mut Walker, &mut Transform, &mut CharacterStatus)>,
     mut messages: MessageWriter<CharacterMessage>,
 ) {
     let mut written: Vec<(Entity, CharacterEvent)> = Vec::new();
-    for (entity, walker, mut transform, mut status) in &mut characters {
+    for (entity, mut walker, mut transform, mut status) in &mut characters {
         let (position, rotation) = walker.pose.to_glam();
         transform.translation = position;
         transform.rotation = rotation;
+        walker.shown = (position, rotation);
         let ground = walker.state.ground_hit;
         *status = CharacterStatus {
             ground: walker.state.ground,

@@ -108,8 +108,10 @@ fn a_character_walks_at_its_intent_and_faces_where_it_walks() {
     }
     run(&mut app, 64);
     let moved = feet(&app, hero) - start;
-    // 64 steps of 1/64 s at 2 m/s on level ground: 2 m, to f32 rounding over the sum.
-    assert_abs_diff_eq!(moved.x, 2.0 * 64.0 * DT, epsilon = 1e-4);
+    // 64 steps of 1/64 s at 2 m/s on level ground, but the transform is interpolated: with
+    // no time left over after the last step it shows where that step started (one step
+    // behind), so 63 steps are seen; to f32 rounding over the sum (1e-4 m).
+    assert_abs_diff_eq!(moved.x, 2.0 * 63.0 * DT, epsilon = 1e-4);
     assert_abs_diff_eq!(moved.y, 0.0, epsilon = 1e-5);
     assert_abs_diff_eq!(moved.z, 0.0, epsilon = 1e-5);
     assert_abs_diff_eq!(status(&app, hero).velocity.x, 2.0, epsilon = 1e-4);
@@ -240,4 +242,49 @@ fn a_despawned_collider_leaves_no_ghost() {
     assert!((-1.35..-1.1).contains(&y), "{y}");
     assert_eq!(status(&app, hero).ground, GroundState::Airborne);
     assert_eq!(app.world().resource::<CharacterWorld>().world().len(), 0);
+}
+
+#[test]
+fn frames_between_fixed_steps_show_the_character_in_between() {
+    // Two frames per fixed step (1/128 s each): without interpolation the character would
+    // move every other frame; with it, every frame by half a step.
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SpherewalkPlugin::default()));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs_f64(1.0 / 128.0),
+    ));
+    floor(&mut app);
+    let hero = hero(&mut app, Vec3::ZERO);
+    if let Some(mut intent) = app.world_mut().get_mut::<CharacterIntent>(hero) {
+        intent.walk = Vec3::new(2.0, 0.0, 0.0);
+    }
+    run(&mut app, 64);
+    let mut last = feet(&app, hero).x;
+    for _ in 0..32 {
+        app.update();
+        let x = feet(&app, hero).x;
+        // 2 m/s for 1/128 s: 15.625 mm a frame, to f32 rounding of the lerp (1e-5 m).
+        assert_abs_diff_eq!(x - last, 2.0 / 128.0, epsilon = 1e-5);
+        last = x;
+    }
+}
+
+#[test]
+fn writing_a_character_transform_teleports_it() {
+    let mut app = app();
+    floor(&mut app);
+    let hero = hero(&mut app, Vec3::ZERO);
+    run(&mut app, 8);
+    if let Some(mut transform) = app.world_mut().get_mut::<Transform>(hero) {
+        transform.translation = Vec3::new(5.0, 2.0, -1.0);
+    }
+    let seen = run(&mut app, 64);
+    let at = feet(&app, hero);
+    // Dropped from the new place onto the floor (the clamp's snap: 1e-5 m).
+    assert_abs_diff_eq!(at.x, 5.0, epsilon = 1e-5);
+    assert_abs_diff_eq!(at.y, 0.0, epsilon = 1e-5);
+    assert_abs_diff_eq!(at.z, -1.0, epsilon = 1e-5);
+    let events: Vec<_> = seen.iter().map(|m| m.event).collect();
+    assert!(events.contains(&CharacterEvent::LeftGround), "{events:?}");
+    assert!(events.contains(&CharacterEvent::Landed), "{events:?}");
 }
