@@ -288,3 +288,66 @@ fn writing_a_character_transform_teleports_it() {
     assert!(events.contains(&CharacterEvent::LeftGround), "{events:?}");
     assert!(events.contains(&CharacterEvent::Landed), "{events:?}");
 }
+
+/// Every wanderer's transform after `steps` fixed steps on a floor with a few boxes, with
+/// Bevy's compute task pool at `threads` threads.
+fn wander(threads: usize, steps: u32) -> Vec<(Vec3, Quat)> {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(TaskPoolPlugin {
+            task_pool_options: TaskPoolOptions::with_num_threads(threads),
+        }),
+        SpherewalkPlugin::default().interpolated(false),
+    ));
+    app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    floor(&mut app);
+    for k in 0..6 {
+        let x = -6.0 + 2.5 * k as f32;
+        app.world_mut().spawn((
+            Collider::new(SharedShape::cuboid(0.5, 0.5, 0.5)),
+            Transform::from_xyz(x, 0.5, 0.3 * k as f32),
+        ));
+    }
+    let walkers: Vec<Entity> = (0..24)
+        .map(|k| {
+            let angle = k as f32 * 0.26;
+            let at = Vec3::new(4.0 * angle.cos(), 0.0, 4.0 * angle.sin());
+            let walker = hero(&mut app, at);
+            if let Some(mut intent) = app.world_mut().get_mut::<CharacterIntent>(walker) {
+                intent.walk = Vec3::new(-angle.sin(), 0.0, angle.cos()) * 3.0;
+                intent.yaw_rate = 0.4;
+            }
+            walker
+        })
+        .collect();
+    run(&mut app, steps);
+    walkers
+        .iter()
+        .map(|&w| {
+            let t = app.world().get::<Transform>(w).expect("placed");
+            (t.translation, t.rotation)
+        })
+        .collect()
+}
+
+#[test]
+fn parallel_stepping_matches_serial_bit_for_bit() {
+    let serial = wander(1, 200);
+    let parallel = wander(4, 200);
+    let bits = |v: &[(Vec3, Quat)]| -> Vec<u32> {
+        v.iter()
+            .flat_map(|(p, q)| p.to_array().into_iter().chain(q.to_array()))
+            .map(f32::to_bits)
+            .collect()
+    };
+    assert_eq!(bits(&serial), bits(&parallel));
+    // They walked (3 m/s for 3 s; a few straight into a box, which stops them): most of them
+    // more than a metre from where they started.
+    let starts = wander(1, 0);
+    let far = starts
+        .iter()
+        .zip(&serial)
+        .filter(|((start, _), (end, _))| start.distance(*end) > 1.0)
+        .count();
+    assert!(far >= 20, "{far} of 24");
+}
