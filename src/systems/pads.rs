@@ -4,10 +4,9 @@ use crate::components::JumpPad;
 use hecs::World;
 use spherewalk_core::{GroundState, MotorState};
 
-/// Throws every character that ends the step stably grounded on a [`JumpPad`]'s collider:
-/// its velocity becomes the pad's launch velocity (m/s, world), and it is airborne, with no
-/// ground and no coyote time, so the next step flies rather than snaps back onto the pad.
-/// Where pads share a collider, the first spawned wins.
+/// Throws every character that ends the step stably grounded on a [`JumpPad`]'s collider
+/// ([`MotorState::launch`] with the pad's launch velocity, m/s, world). Where pads share a
+/// collider, the first spawned wins.
 pub fn launch_from_pads(world: &mut World) {
     let mut pads: Vec<(u32, JumpPad)> = world
         .query::<(hecs::Entity, &JumpPad)>()
@@ -26,10 +25,7 @@ pub fn launch_from_pads(world: &mut World) {
             continue;
         }
         if let Some((_, pad)) = pads.iter().find(|(_, p)| p.collider == hit.collider) {
-            state.velocity = pad.launch;
-            state.ground = GroundState::Airborne;
-            state.ground_hit = None;
-            state.coyote = 0.0;
+            state.launch(pad.launch);
         }
     }
 }

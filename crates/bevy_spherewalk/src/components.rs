@@ -124,6 +124,15 @@ impl std::fmt::Debug for Collider {
     }
 }
 
+/// A jump pad: put it on a [`Collider`]'s entity. A character that ends a fixed step stably
+/// grounded on that collider is thrown ([`spherewalk_core::MotorState::launch`]): its
+/// velocity becomes `launch` and it is airborne. A non-finite launch throws nobody.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct JumpPad {
+    /// Velocity given to a character standing on the pad (m/s, world).
+    pub launch: Vec3,
+}
+
 /// A gravity field (the core's [`spherewalk_core::GravityField`]: uniform, toward a point,
 /// toward a surface, within a volume, with a priority). Every character reads the field of
 /// highest priority containing its feet; fields apply in the order their entities were

@@ -12,6 +12,7 @@
 //!   crushed, hit).
 //! - [`Collider`] (any parry shape) with a [`Transform`] is level geometry; moving the
 //!   transform makes it a kinematic collider that carries its riders.
+//! - [`JumpPad`] on a collider throws the characters that stand on it.
 //! - [`GravityField`] entities give gravity (uniform, toward a point or a surface, in
 //!   volumes, by priority); without any, [`DefaultGravity`].
 //!
@@ -28,7 +29,7 @@ mod plugin;
 mod systems;
 
 pub use components::{
-    Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField,
+    Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, JumpPad,
 };
 pub use messages::{CharacterEvent, CharacterMessage};
 pub use plugin::{CharacterWorld, DefaultGravity, SpherewalkPlugin, SpherewalkSystems};
@@ -41,7 +42,7 @@ pub mod prelude {
     pub use crate::{
         Character, CharacterEvent, CharacterIntent, CharacterMessage, CharacterRefused,
         CharacterStatus, CharacterWorld, Collider, DefaultGravity, GravityField, GroundState,
-        MotorSettings, SettingsError, SphereStack, SpherewalkPlugin, SpherewalkSystems,
+        JumpPad, MotorSettings, SettingsError, SphereStack, SpherewalkPlugin, SpherewalkSystems,
     };
     pub use spherewalk_core::parry3d::shape::SharedShape;
 }

@@ -112,7 +112,9 @@ impl Plugin for SpherewalkPlugin {
                     )
                         .chain()
                         .in_set(Sync),
-                    systems::step_characters.in_set(Step),
+                    (systems::step_characters, systems::launch_from_pads)
+                        .chain()
+                        .in_set(Step),
                     systems::write_back.in_set(WriteBack),
                 ),
             );

@@ -1,8 +1,8 @@
 //! The plugin's systems, in the order they run: sync, step, write back.
 
 use crate::components::{
-    Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, Scratch,
-    Walker,
+    Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, JumpPad,
+    Scratch, Walker,
 };
 use crate::messages::{CharacterEvent, CharacterMessage};
 use crate::plugin::{CharacterWorld, DefaultGravity};
@@ -220,6 +220,29 @@ pub(crate) fn step_characters(
             walker.report.swap_scratch(scratch);
         },
     );
+}
+
+/// Throws every character that ended the step stably grounded on a [`JumpPad`]'s collider.
+pub(crate) fn launch_from_pads(
+    cw: Res<CharacterWorld>,
+    pads: Query<&JumpPad>,
+    mut characters: Query<&mut Walker>,
+) {
+    if pads.is_empty() {
+        return;
+    }
+    for mut walker in &mut characters {
+        let Some(hit) = walker.state.ground_hit else {
+            continue;
+        };
+        if walker.state.ground != spherewalk_core::GroundState::Grounded {
+            continue;
+        }
+        let pad = cw.entity_of(hit.collider).and_then(|e| pads.get(e).ok());
+        if let Some(pad) = pad {
+            walker.state.launch(vec3_from_glam(pad.launch));
+        }
+    }
 }
 
 /// Shows every admitted character between the poses its last step started and ended at, as

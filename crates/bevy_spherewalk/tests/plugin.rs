@@ -351,3 +351,26 @@ fn parallel_stepping_matches_serial_bit_for_bit() {
         .count();
     assert!(far >= 20, "{far} of 24");
 }
+
+#[test]
+fn a_jump_pad_throws_whoever_stands_on_it() {
+    let mut app = app();
+    floor(&mut app);
+    // A pad 0.2 m thick whose top is at y = 0.2, throwing up at 6 m/s.
+    app.world_mut().spawn((
+        JumpPad {
+            launch: Vec3::new(0.0, 6.0, 0.0),
+        },
+        Collider::new(SharedShape::cuboid(1.0, 0.1, 1.0)),
+        Transform::from_xyz(0.0, 0.1, 0.0),
+    ));
+    let hero = hero(&mut app, Vec3::new(0.0, 0.5, 0.0));
+    let mut top: f32 = 0.0;
+    for _ in 0..96 {
+        app.update();
+        top = top.max(feet(&app, hero).y);
+    }
+    // Thrown from y = 0.2 at 6 m/s: up to 0.2 + 6² / (2 g) = 2.03 m, within the step's
+    // integration (a few centimetres).
+    assert!((1.95..2.1).contains(&top), "{top}");
+}

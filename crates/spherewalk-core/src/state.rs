@@ -35,6 +35,21 @@ fn zero_vec() -> Vec3 {
     Vec3::zeros()
 }
 
+impl MotorState {
+    /// Throws the character (a jump pad, a cannon): its velocity becomes `velocity` (m/s,
+    /// world) and it is airborne, with no ground and no coyote time, so the next step flies
+    /// rather than snapping back onto what it stood on. A non-finite `velocity` is ignored.
+    pub fn launch(&mut self, velocity: Vec3) {
+        if !velocity.iter().all(|c| c.is_finite()) {
+            return;
+        }
+        self.velocity = velocity;
+        self.ground = GroundState::Airborne;
+        self.ground_hit = None;
+        self.coyote = 0.0;
+    }
+}
+
 impl Default for MotorState {
     fn default() -> Self {
         Self {
