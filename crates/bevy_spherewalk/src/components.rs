@@ -89,9 +89,9 @@ impl Default for CharacterStatus {
 }
 
 /// A collider characters walk on and against: any parry shape, placed by the entity's
-/// [`Transform`] (top-level entities: the transform is the world pose). Moving the transform
-/// moves the collider at the next fixed step, with the velocity that move implies, so the
-/// characters standing on it are carried.
+/// [`Transform`] composed with its ancestors' (scale is not applied: size the shape). Moving
+/// it (its transform or an ancestor's) moves the collider at the next fixed step, with the
+/// velocity that move implies, so the characters standing on it are carried.
 #[derive(Component, Clone)]
 #[require(Transform)]
 pub struct Collider {

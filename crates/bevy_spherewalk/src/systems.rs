@@ -9,8 +9,8 @@ use crate::plugin::{CharacterWorld, DefaultGravity};
 use bevy::ecs::change_detection::DetectChanges;
 use bevy::log::{error, warn};
 use bevy::prelude::{
-    Commands, Entity, Fixed, Local, MessageWriter, Query, Ref, RemovedComponents, Res, ResMut,
-    Time, Transform,
+    ChildOf, Commands, Entity, Fixed, Has, Local, MessageWriter, Query, Ref, RemovedComponents,
+    Res, ResMut, Time, Transform, TransformHelper,
 };
 use bevy::utils::Parallel;
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
@@ -19,11 +19,26 @@ use spherewalk_core::{
     ColliderDesc, GravityFields, Motor, MoveIntent, Pose, Real, StepInput, UnitVec3, Vec3,
 };
 
-/// A collider entity's world pose: its transform's translation and rotation (scale is not
-/// applied: size the shape instead).
-fn iso_of(transform: &Transform) -> Iso {
-    let pose = Pose::from_glam(transform.translation, transform.rotation);
+/// A translation and rotation (glam) as a world pose.
+fn iso_from(translation: bevy::math::Vec3, rotation: bevy::math::Quat) -> Iso {
+    let pose = Pose::from_glam(translation, rotation);
     Iso::from_parts(pose.position.coords.into(), pose.orientation)
+}
+
+/// A collider entity's world pose now: its transform for a top-level entity, its transform
+/// composed with its ancestors' otherwise (computed here, not last frame's
+/// `GlobalTransform`). Scale is not applied: size the shape instead.
+fn world_pose(helper: &TransformHelper, entity: Entity, transform: &Transform, child: bool) -> Iso {
+    if !child {
+        return iso_from(transform.translation, transform.rotation);
+    }
+    match helper.compute_global_transform(entity) {
+        Ok(global) => {
+            let (_, rotation, translation) = global.to_scale_rotation_translation();
+            iso_from(translation, rotation)
+        }
+        Err(_) => iso_from(transform.translation, transform.rotation),
+    }
 }
 
 /// The velocities (m/s, rad/s; world) that move a collider from `from` to `to` in `dt`
@@ -37,13 +52,19 @@ fn velocity_between(from: &Iso, to: &Iso, dt: Real) -> (Vec3, Vec3) {
     (linear, turn.scaled_axis() / dt)
 }
 
+/// A collider entity as [`sync_colliders`] reads it: its collider and transform (with their
+/// change ticks) and whether it has a parent.
+type ColliderItem<'a> = (Entity, Ref<'a, Collider>, Ref<'a, Transform>, Has<ChildOf>);
+
 /// Mirrors the [`Collider`] entities into the character world: new ones are inserted,
-/// despawned ones removed, moved ones given their new pose and the velocity of the move (so
-/// riders are carried), and ones that stopped given zero velocity.
+/// despawned ones removed, moved ones (their own transform or an ancestor's) given their new
+/// pose and the velocity of the move (so riders are carried), and ones that stopped given
+/// zero velocity.
 pub(crate) fn sync_colliders(
     mut cw: ResMut<CharacterWorld>,
     time: Res<Time>,
-    colliders: Query<(Entity, Ref<Collider>, Ref<Transform>)>,
+    colliders: Query<ColliderItem>,
+    helper: TransformHelper,
     mut removed: RemovedComponents<Collider>,
 ) {
     let cw = &mut *cw;
@@ -55,8 +76,8 @@ pub(crate) fn sync_colliders(
         }
     }
     let dt = time.delta_secs();
-    for (entity, collider, transform) in &colliders {
-        let pose = iso_of(&transform);
+    for (entity, collider, transform, child) in &colliders {
+        let pose = world_pose(&helper, entity, &transform, child);
         match cw.colliders.get(&entity).copied() {
             Some((id, _)) if collider.is_changed() => {
                 // A new shape or new flags: the collider is put in again.
@@ -66,7 +87,7 @@ pub(crate) fn sync_colliders(
                 insert_collider(cw, entity, &collider, pose);
             }
             Some((id, before)) => {
-                let (linear, angular) = if transform.is_changed() {
+                let (linear, angular) = if pose != before {
                     velocity_between(&before, &pose, dt)
                 } else {
                     (Vec3::zeros(), Vec3::zeros())

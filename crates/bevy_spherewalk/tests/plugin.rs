@@ -374,3 +374,51 @@ fn a_jump_pad_throws_whoever_stands_on_it() {
     // integration (a few centimetres).
     assert!((1.95..2.1).contains(&top), "{top}");
 }
+
+#[test]
+fn a_collider_under_a_moving_parent_carries_its_rider() {
+    /// Moves the parent along +Z at 1 m/s in the fixed step, before the plugin syncs.
+    #[derive(Component)]
+    struct Cart;
+    fn roll(mut carts: Query<&mut Transform, With<Cart>>, time: Res<Time>) {
+        for mut t in &mut carts {
+            t.translation.z += time.delta_secs();
+        }
+    }
+    let mut app = app();
+    app.add_systems(FixedUpdate, roll.before(SpherewalkSystems::Sync));
+    // The deck is a child 0.25 m below its parent's origin: its top is at y = 0.
+    let cart = app
+        .world_mut()
+        .spawn((Transform::from_xyz(3.0, 0.0, 0.0), Cart))
+        .with_children(|parent| {
+            parent.spawn((
+                Collider::new(SharedShape::cuboid(2.0, 0.25, 2.0)),
+                Transform::from_xyz(0.0, -0.25, 0.0),
+            ));
+        })
+        .id();
+    let hero = hero(&mut app, Vec3::new(3.5, 0.0, 0.0));
+    run(&mut app, 4);
+    let cart_start = app
+        .world()
+        .get::<Transform>(cart)
+        .expect("placed")
+        .translation
+        .z;
+    let start = feet(&app, hero);
+    run(&mut app, 64);
+    let cart_moved = app
+        .world()
+        .get::<Transform>(cart)
+        .expect("placed")
+        .translation
+        .z
+        - cart_start;
+    let moved = feet(&app, hero) - start;
+    assert_abs_diff_eq!(cart_moved, 1.0, epsilon = 1e-4);
+    // Carried the same metre (64 velocity steps of f32 rounding: 1e-4 m), still on the deck.
+    assert_abs_diff_eq!(moved.z, cart_moved, epsilon = 1e-4);
+    assert_abs_diff_eq!(moved.y, 0.0, epsilon = 1e-5);
+    assert_eq!(status(&app, hero).ground, GroundState::Grounded);
+}
