@@ -2,7 +2,7 @@
 
 use crate::components::JumpPad;
 use hecs::World;
-use spherewalk_core::{GroundState, MotorState};
+use spherewalk_core::MotorState;
 
 /// Throws every character that ends the step stably grounded on a [`JumpPad`]'s collider
 /// ([`MotorState::launch`] with the pad's launch velocity, m/s, world). Where pads share a
@@ -18,12 +18,9 @@ pub fn launch_from_pads(world: &mut World) {
     }
     pads.sort_by_key(|(id, _)| *id);
     for state in world.query_mut::<&mut MotorState>() {
-        let Some(hit) = state.ground_hit else {
+        let Some(hit) = state.stable_ground() else {
             continue;
         };
-        if state.ground != GroundState::Grounded {
-            continue;
-        }
         if let Some((_, pad)) = pads.iter().find(|(_, p)| p.collider == hit.collider) {
             state.launch(pad.launch);
         }

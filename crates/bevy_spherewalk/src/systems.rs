@@ -253,12 +253,9 @@ pub(crate) fn launch_from_pads(
         return;
     }
     for mut walker in &mut characters {
-        let Some(hit) = walker.state.ground_hit else {
+        let Some(hit) = walker.state.stable_ground() else {
             continue;
         };
-        if walker.state.ground != spherewalk_core::GroundState::Grounded {
-            continue;
-        }
         let pad = cw.entity_of(hit.collider).and_then(|e| pads.get(e).ok());
         if let Some(pad) = pad {
             walker.state.launch(vec3_from_glam(pad.launch));

@@ -36,6 +36,14 @@ fn zero_vec() -> Vec3 {
 }
 
 impl MotorState {
+    /// The ground under the feet when the character stands on it stably
+    /// ([`GroundState::Grounded`]); `None` on steep ground, touching something else, or in
+    /// the air.
+    pub fn stable_ground(&self) -> Option<GroundHit> {
+        self.ground_hit
+            .filter(|_| self.ground == GroundState::Grounded)
+    }
+
     /// Throws the character (a jump pad, a cannon): its velocity becomes `velocity` (m/s,
     /// world) and it is airborne, with no ground and no coyote time, so the next step flies
     /// rather than snapping back onto what it stood on. A non-finite `velocity` is ignored.

@@ -36,10 +36,7 @@ pub(super) fn carried(
     state: &MotorState,
     dt: Real,
 ) -> Carry {
-    let Some(hit) = state
-        .ground_hit
-        .filter(|_| state.ground == GroundState::Grounded)
-    else {
+    let Some(hit) = state.stable_ground() else {
         return Carry::default();
     };
     let n = hit.surface_normal;
