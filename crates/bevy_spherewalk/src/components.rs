@@ -4,7 +4,7 @@
 
 use bevy::math::{Quat, Vec3};
 use bevy::prelude::{Component, Entity, Transform};
-use spherewalk_core::motor::{StepReport, StepScratch};
+use spherewalk_core::motor::StepReport;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
     GroundState, Motor, MotorSettings, MotorState, Pose, SettingsError, SphereStack,
@@ -169,6 +169,3 @@ impl Walker {
         }
     }
 }
-
-/// A step's working buffers, one per thread.
-pub(crate) type Scratch = StepScratch;

@@ -2,7 +2,7 @@
 
 use crate::components::{
     Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, JumpPad,
-    Scratch, Walker,
+    Walker,
 };
 use crate::messages::{CharacterEvent, CharacterMessage};
 use crate::plugin::{CharacterWorld, DefaultGravity};
@@ -15,6 +15,7 @@ use bevy::prelude::{
 use bevy::utils::Parallel;
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::Iso;
+use spherewalk_core::motor::StepScratch;
 use spherewalk_core::{
     ColliderDesc, GravityFields, Motor, MoveIntent, Pose, Real, StepInput, UnitVec3, Vec3,
 };
@@ -131,14 +132,22 @@ fn insert_collider(cw: &mut CharacterWorld, entity: Entity, collider: &Collider,
     }
 }
 
-/// Rebuilds the gravity fields from the [`GravityField`] entities, in entity order; with none
-/// at all, [`DefaultGravity`] everywhere.
+/// Rebuilds the gravity fields from the [`GravityField`] entities, in entity order, when one
+/// was added, changed or removed, or [`DefaultGravity`] changed (so a refused field is logged
+/// once, not every step); with no field at all, [`DefaultGravity`] everywhere.
 pub(crate) fn sync_gravity(
     mut cw: ResMut<CharacterWorld>,
     default: Res<DefaultGravity>,
-    fields: Query<(Entity, &GravityField)>,
+    fields: Query<(Entity, Ref<GravityField>)>,
+    mut removed: RemovedComponents<GravityField>,
 ) {
-    let mut sorted: Vec<(Entity, &GravityField)> = fields.iter().collect();
+    // Every removal is read (not just the first), so none is seen again next step.
+    let removals = removed.read().count();
+    let changed = fields.iter().any(|(_, field)| field.is_changed());
+    if removals == 0 && !changed && !default.is_changed() {
+        return;
+    }
+    let mut sorted: Vec<(Entity, Ref<GravityField>)> = fields.iter().collect();
     sorted.sort_by_key(|(entity, _)| *entity);
     let mut built = GravityFields::new();
     if sorted.is_empty() {
@@ -221,7 +230,7 @@ pub(crate) fn step_characters(
     cw: Res<CharacterWorld>,
     time: Res<Time>,
     mut characters: Query<(&mut Walker, &CharacterIntent)>,
-    scratch: Local<Parallel<Scratch>>,
+    scratch: Local<Parallel<StepScratch>>,
 ) {
     let dt = time.delta_secs();
     let (world, fields) = (&cw.world, &cw.fields);

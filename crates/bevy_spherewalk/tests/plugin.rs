@@ -37,9 +37,10 @@ fn hero(app: &mut App, at: Vec3) -> Entity {
         .id()
 }
 
-fn feet(app: &App, character: Entity) -> Vec3 {
+/// Where an entity's transform puts it (m, world): a character's feet, a collider's origin.
+fn position(app: &App, entity: Entity) -> Vec3 {
     app.world()
-        .get::<Transform>(character)
+        .get::<Transform>(entity)
         .expect("a transform")
         .translation
 }
@@ -73,7 +74,7 @@ fn a_dropped_character_lands_once_on_the_floor() {
     let ground = floor(&mut app);
     let hero = hero(&mut app, Vec3::new(1.0, 0.5, 2.0));
     let seen = run(&mut app, 64);
-    let at = feet(&app, hero);
+    let at = position(&app, hero);
     // The ground clamp snaps the feet onto the floor: exact to f32 rounding of a 1 m
     // coordinate (1e-5 m).
     assert_abs_diff_eq!(at.y, 0.0, epsilon = 1e-5);
@@ -97,7 +98,7 @@ fn a_character_walks_at_its_intent_and_faces_where_it_walks() {
     floor(&mut app);
     let hero = hero(&mut app, Vec3::ZERO);
     run(&mut app, 8);
-    let start = feet(&app, hero);
+    let start = position(&app, hero);
     app.world_mut()
         .get_mut::<CharacterIntent>(hero)
         .expect("an intent")
@@ -107,7 +108,7 @@ fn a_character_walks_at_its_intent_and_faces_where_it_walks() {
         intent.turn_rate = 10.0;
     }
     run(&mut app, 64);
-    let moved = feet(&app, hero) - start;
+    let moved = position(&app, hero) - start;
     // 64 steps of 1/64 s at 2 m/s on level ground, but the transform is interpolated: with
     // no time left over after the last step it shows where that step started (one step
     // behind), so 63 steps are seen; to f32 rounding over the sum (1e-4 m).
@@ -144,22 +145,11 @@ fn a_moving_collider_carries_its_rider() {
         .id();
     let hero = hero(&mut app, Vec3::new(0.5, 0.0, 0.0));
     run(&mut app, 4);
-    let lift_start = app
-        .world()
-        .get::<Transform>(lift)
-        .expect("placed")
-        .translation
-        .x;
-    let start = feet(&app, hero);
+    let lift_start = position(&app, lift).x;
+    let start = position(&app, hero);
     run(&mut app, 64);
-    let lift_moved = app
-        .world()
-        .get::<Transform>(lift)
-        .expect("placed")
-        .translation
-        .x
-        - lift_start;
-    let moved = feet(&app, hero) - start;
+    let lift_moved = position(&app, lift).x - lift_start;
+    let moved = position(&app, hero) - start;
     assert_abs_diff_eq!(lift_moved, 1.0, epsilon = 1e-4);
     // Carried the same metre (f32 rounding of 64 velocity steps: 1e-4 m), still on the lift.
     assert_abs_diff_eq!(moved.x, lift_moved, epsilon = 1e-4);
@@ -195,7 +185,7 @@ fn a_character_out_of_scale_is_refused_with_the_typed_error_and_stays_put() {
         "{:?}",
         refused.0
     );
-    assert_eq!(feet(&app, bad), at, "a refused character does not move");
+    assert_eq!(position(&app, bad), at, "a refused character does not move");
     // Fixed: the same entity walks again, from where it stood.
     app.world_mut()
         .entity_mut(bad)
@@ -203,7 +193,7 @@ fn a_character_out_of_scale_is_refused_with_the_typed_error_and_stays_put() {
     run(&mut app, 200);
     assert!(app.world().get::<CharacterRefused>(bad).is_none());
     assert_eq!(status(&app, bad).ground, GroundState::Grounded);
-    assert_abs_diff_eq!(feet(&app, bad).y, 0.0, epsilon = 1e-5);
+    assert_abs_diff_eq!(position(&app, bad).y, 0.0, epsilon = 1e-5);
 }
 
 #[test]
@@ -212,7 +202,7 @@ fn a_nan_intent_stands_still() {
     floor(&mut app);
     let hero = hero(&mut app, Vec3::ZERO);
     run(&mut app, 8);
-    let start = feet(&app, hero);
+    let start = position(&app, hero);
     if let Some(mut intent) = app.world_mut().get_mut::<CharacterIntent>(hero) {
         *intent = CharacterIntent {
             walk: Vec3::NAN,
@@ -223,7 +213,7 @@ fn a_nan_intent_stands_still() {
         };
     }
     run(&mut app, 32);
-    assert_eq!(feet(&app, hero), start);
+    assert_eq!(position(&app, hero), start);
     assert_eq!(status(&app, hero).ground, GroundState::Grounded);
 }
 
@@ -238,7 +228,7 @@ fn a_despawned_collider_leaves_no_ghost() {
     run(&mut app, 32);
     // Half a second of free fall from rest: g t² / 2 = 1.23 m below, give or take the step's
     // integration (a few centimetres).
-    let y = feet(&app, hero).y;
+    let y = position(&app, hero).y;
     assert!((-1.35..-1.1).contains(&y), "{y}");
     assert_eq!(status(&app, hero).ground, GroundState::Airborne);
     assert_eq!(app.world().resource::<CharacterWorld>().world().len(), 0);
@@ -259,10 +249,10 @@ fn frames_between_fixed_steps_show_the_character_in_between() {
         intent.walk = Vec3::new(2.0, 0.0, 0.0);
     }
     run(&mut app, 64);
-    let mut last = feet(&app, hero).x;
+    let mut last = position(&app, hero).x;
     for _ in 0..32 {
         app.update();
-        let x = feet(&app, hero).x;
+        let x = position(&app, hero).x;
         // 2 m/s for 1/128 s: 15.625 mm a frame, to f32 rounding of the lerp (1e-5 m).
         assert_abs_diff_eq!(x - last, 2.0 / 128.0, epsilon = 1e-5);
         last = x;
@@ -279,7 +269,7 @@ fn writing_a_character_transform_teleports_it() {
         transform.translation = Vec3::new(5.0, 2.0, -1.0);
     }
     let seen = run(&mut app, 64);
-    let at = feet(&app, hero);
+    let at = position(&app, hero);
     // Dropped from the new place onto the floor (the clamp's snap: 1e-5 m).
     assert_abs_diff_eq!(at.x, 5.0, epsilon = 1e-5);
     assert_abs_diff_eq!(at.y, 0.0, epsilon = 1e-5);
@@ -368,7 +358,7 @@ fn a_jump_pad_throws_whoever_stands_on_it() {
     let mut top: f32 = 0.0;
     for _ in 0..96 {
         app.update();
-        top = top.max(feet(&app, hero).y);
+        top = top.max(position(&app, hero).y);
     }
     // Thrown from y = 0.2 at 6 m/s: up to 0.2 + 6² / (2 g) = 2.03 m, within the step's
     // integration (a few centimetres).
@@ -400,25 +390,37 @@ fn a_collider_under_a_moving_parent_carries_its_rider() {
         .id();
     let hero = hero(&mut app, Vec3::new(3.5, 0.0, 0.0));
     run(&mut app, 4);
-    let cart_start = app
-        .world()
-        .get::<Transform>(cart)
-        .expect("placed")
-        .translation
-        .z;
-    let start = feet(&app, hero);
+    let cart_start = position(&app, cart).z;
+    let start = position(&app, hero);
     run(&mut app, 64);
-    let cart_moved = app
-        .world()
-        .get::<Transform>(cart)
-        .expect("placed")
-        .translation
-        .z
-        - cart_start;
-    let moved = feet(&app, hero) - start;
+    let cart_moved = position(&app, cart).z - cart_start;
+    let moved = position(&app, hero) - start;
     assert_abs_diff_eq!(cart_moved, 1.0, epsilon = 1e-4);
     // Carried the same metre (64 velocity steps of f32 rounding: 1e-4 m), still on the deck.
     assert_abs_diff_eq!(moved.z, cart_moved, epsilon = 1e-4);
     assert_abs_diff_eq!(moved.y, 0.0, epsilon = 1e-5);
     assert_eq!(status(&app, hero).ground, GroundState::Grounded);
+}
+
+#[test]
+fn gravity_fields_spawned_and_despawned_later_take_effect() {
+    let mut app = app();
+    let hero = hero(&mut app, Vec3::new(0.0, 100.0, 0.0));
+    let fall_speed = |app: &App| -status(app, hero).velocity.y;
+    // (The app's first update starts Bevy's clock and runs no fixed step.)
+    run(&mut app, 1);
+    let start = fall_speed(&app);
+    run(&mut app, 16);
+    let before = fall_speed(&app);
+    // Default gravity for 16 steps of 1/64 s: 9.81 / 4 = 2.45 m/s more, to f32 rounding.
+    assert_abs_diff_eq!(before - start, 9.81 * 16.0 * DT, epsilon = 1e-4);
+    // A weightless field everywhere: the fall goes on at the speed it had.
+    let weightless = spherewalk_core::GravityField::uniform(spherewalk_core::Vec3::zeros());
+    let field = app.world_mut().spawn(GravityField(weightless)).id();
+    run(&mut app, 16);
+    assert_abs_diff_eq!(fall_speed(&app), before, epsilon = 1e-5);
+    // Gone again: the default's pull is back.
+    app.world_mut().despawn(field);
+    run(&mut app, 16);
+    assert_abs_diff_eq!(fall_speed(&app), before + 9.81 * 16.0 * DT, epsilon = 1e-4);
 }
