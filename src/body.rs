@@ -1,16 +1,11 @@
-//! A character's body collider: the compound of its spheres that the other characters collide
-//! with. Its shape, pose, insertion and per-step sync live here and nowhere else.
+//! A character's body collider in the runtime: where the runtime inserts, reshapes and moves
+//! it. Its shape, pose and layer are the core's ([`spherewalk_core::crowd`]).
 
 use hecs::World;
-use spherewalk_core::na::Translation3;
+use spherewalk_core::crowd::body_collider;
+pub use spherewalk_core::crowd::{CHARACTER_LAYER, body_pose};
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, Pose, SphereStack, WorldError, math::Iso,
-};
-
-/// Layer bit of characters' body colliders: a [`spherewalk_core::world::QueryFilter`] without it
-/// ignores characters.
-pub const CHARACTER_LAYER: u32 = 1 << 31;
+use spherewalk_core::{ColliderId, CollisionWorld, Pose, SphereStack, WorldError, math::Iso};
 
 /// The character's own collider in the shared [`CollisionWorld`]: a compound of its spheres
 /// that the other characters collide with (never walkable, so nobody stands on a head). Moved
@@ -23,13 +18,8 @@ pub fn body_shape(stack: &SphereStack) -> SharedShape {
     stack.body_shape()
 }
 
-/// The world pose of a body collider for a character at `pose`.
-pub fn body_pose(pose: &Pose) -> Iso {
-    Iso::from_parts(Translation3::from(pose.position.coords), pose.orientation)
-}
-
-/// Inserts the body of a character of `stack` at `pose` (world) on [`CHARACTER_LAYER`], not
-/// walkable, in the world's cell grid (bodies all move every step).
+/// Inserts the body of a character of `stack` at `pose` (world): the core's
+/// [`body_collider`].
 ///
 /// # Errors
 /// [`WorldError`] when the collision world refuses it (a non-finite pose).
@@ -38,12 +28,7 @@ pub fn insert_body(
     stack: &SphereStack,
     pose: &Pose,
 ) -> Result<Body, WorldError> {
-    let collider = ColliderDesc::new(body_shape(stack))
-        .pose(body_pose(pose))
-        .layers(CHARACTER_LAYER)
-        .not_walkable()
-        .on_grid();
-    collision.insert(collider).map(Body)
+    collision.insert(body_collider(stack, pose)).map(Body)
 }
 
 /// Resizes a body to `stack` (crouching, standing up, a restored snapshot) and puts it at

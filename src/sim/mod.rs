@@ -20,6 +20,7 @@ use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
+use spherewalk_core::crowd::{soft_filter, solid_filter};
 use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Motor,
@@ -321,10 +322,7 @@ impl Sim {
     pub fn spawn_character(&mut self, desc: CharacterDesc) -> Result<Entity, SpawnError> {
         let mut motor = Motor::new(desc.stack.clone(), desc.settings)?;
         if desc.soft {
-            motor = motor.with_filter(QueryFilter {
-                mask: QueryFilter::default().mask & !CHARACTER_LAYER,
-                ..QueryFilter::default()
-            });
+            motor = motor.with_filter(soft_filter(&QueryFilter::default()));
         }
         if let Some(crouched) = &desc.crouched {
             // The same rule the stance system's resizes meet later.
@@ -346,11 +344,8 @@ impl Sim {
         let body = if desc.solid {
             let body = insert_body(&mut self.collision, &desc.stack, &desc.pose)?;
             self.names.insert(body.0, desc.name.clone());
-            let mask = motor.filter().mask;
-            motor = motor.with_filter(QueryFilter {
-                mask,
-                exclude: Some(body.0),
-            });
+            let filter = solid_filter(motor.filter(), body.0);
+            motor = motor.with_filter(filter);
             Some(body)
         } else {
             None

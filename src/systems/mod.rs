@@ -13,7 +13,6 @@
 mod intent;
 mod motor;
 mod pads;
-mod pairs;
 mod platforms;
 mod separate;
 mod stance;

@@ -7,7 +7,7 @@ use bevy::prelude::{Component, Entity, Transform};
 use spherewalk_core::motor::StepReport;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
-    GroundState, Motor, MotorSettings, MotorState, Pose, SettingsError, SphereStack,
+    ColliderId, GroundState, Motor, MotorSettings, MotorState, Pose, SettingsError, SphereStack,
 };
 
 /// A character: a stack of spheres along its local up axis and the motor's settings. The
@@ -15,6 +15,11 @@ use spherewalk_core::{
 /// a valid character walks from where its [`Transform`] puts its feet (the lowest point of
 /// its lowest sphere, its local +Y up, local -Z forward); an invalid one gets a
 /// [`CharacterRefused`] with the typed error, is logged, and does not move.
+///
+/// A solid character (the default) has a body the other characters collide with during
+/// their steps (the core's [`spherewalk_core::crowd::body_collider`]: its spheres, never
+/// walkable); characters that still overlap after their steps are pushed apart, half each,
+/// in their ground planes.
 #[derive(Component, Clone, Debug)]
 #[require(Transform, CharacterIntent, CharacterStatus)]
 pub struct Character {
@@ -22,20 +27,32 @@ pub struct Character {
     pub stack: SphereStack,
     /// The motor's tuning.
     pub settings: MotorSettings,
+    /// Whether the other characters collide with it (default `true`). A character that is
+    /// not solid walks through the others and they through it.
+    pub solid: bool,
 }
 
 impl Character {
-    /// A character of `stack` with the default settings.
+    /// A solid character of `stack` with the default settings.
     pub fn new(stack: SphereStack) -> Self {
         Self {
             stack,
             settings: MotorSettings::default(),
+            solid: true,
         }
     }
 
     /// The same character with `settings`.
     pub fn with_settings(self, settings: MotorSettings) -> Self {
         Self { settings, ..self }
+    }
+
+    /// The same character, not solid: no body, so the others walk through it.
+    pub fn not_solid(self) -> Self {
+        Self {
+            solid: false,
+            ..self
+        }
     }
 }
 
@@ -144,6 +161,8 @@ pub struct GravityField(pub spherewalk_core::GravityField);
 #[derive(Component, Debug)]
 pub(crate) struct Walker {
     pub(crate) motor: Motor,
+    /// Its body in the character world, when solid.
+    pub(crate) body: Option<ColliderId>,
     /// Where the last step ended.
     pub(crate) pose: Pose,
     /// Where the last step started: interpolation runs from here to `pose`.
@@ -156,11 +175,12 @@ pub(crate) struct Walker {
 }
 
 impl Walker {
-    /// A character of `motor` standing at `transform`.
-    pub(crate) fn new(motor: Motor, transform: &Transform) -> Self {
+    /// A character of `motor` with `body` standing at `transform`.
+    pub(crate) fn new(motor: Motor, body: Option<ColliderId>, transform: &Transform) -> Self {
         let pose = Pose::from_glam(transform.translation, transform.rotation);
         Self {
             motor,
+            body,
             pose,
             previous: pose,
             state: MotorState::default(),

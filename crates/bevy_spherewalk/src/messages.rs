@@ -40,7 +40,8 @@ pub enum CharacterEvent {
     /// Touched a collider other than the ground it stands on (first contact of the step with
     /// it).
     Hit {
-        /// The collider's entity; `None` when it was despawned since.
+        /// The collider's entity (a [`crate::Collider`]'s, or the character's whose body was
+        /// hit); `None` when it was despawned since.
         collider: Option<Entity>,
         /// Contact point on the collider (world, m).
         point: Vec3,

@@ -112,7 +112,11 @@ impl Plugin for SpherewalkPlugin {
                     )
                         .chain()
                         .in_set(Sync),
-                    (systems::step_characters, systems::launch_from_pads)
+                    (
+                        systems::step_characters,
+                        systems::separate_characters,
+                        systems::launch_from_pads,
+                    )
                         .chain()
                         .in_set(Step),
                     systems::write_back.in_set(WriteBack),
@@ -139,15 +143,18 @@ impl Default for DefaultGravity {
 }
 
 /// The characters' collision world and gravity, mirrored from the app's [`crate::Collider`]
-/// and [`crate::GravityField`] entities by [`SpherewalkSystems::Sync`]. Games read it for
-/// queries (ray and sphere casts through [`spherewalk_core::world::WorldQueries`]).
+/// and [`crate::GravityField`] entities by [`SpherewalkSystems::Sync`], with the solid
+/// characters' bodies. Games read it for queries (ray and sphere casts through
+/// [`spherewalk_core::world::WorldQueries`]).
 #[derive(Resource, Default)]
 pub struct CharacterWorld {
     pub(crate) world: CollisionWorld,
     pub(crate) fields: GravityFields,
     /// Each collider entity's id in `world` and the pose it was last given.
     pub(crate) colliders: HashMap<Entity, (ColliderId, Iso)>,
-    /// The entity of each collider id.
+    /// Each solid character's body in `world`.
+    pub(crate) bodies: HashMap<Entity, ColliderId>,
+    /// The entity of each collider id: a collider's, or a character's for its body.
     pub(crate) owners: HashMap<ColliderId, Entity>,
 }
 
@@ -162,8 +169,16 @@ impl CharacterWorld {
         &self.fields
     }
 
-    /// The entity a collider of the world belongs to.
+    /// The entity a collider of the world belongs to: a [`crate::Collider`]'s entity, or a
+    /// character's for its body.
     pub fn entity_of(&self, collider: ColliderId) -> Option<Entity> {
         self.owners.get(&collider).copied()
+    }
+
+    /// The body collider of a solid character (on
+    /// [`spherewalk_core::crowd::CHARACTER_LAYER`]: a query filter without that bit ignores
+    /// the characters).
+    pub fn body_of(&self, character: Entity) -> Option<ColliderId> {
+        self.bodies.get(&character).copied()
     }
 }

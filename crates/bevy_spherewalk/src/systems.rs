@@ -12,12 +12,19 @@ use bevy::prelude::{
     ChildOf, Commands, Entity, Fixed, Has, Local, MessageWriter, Query, Ref, RemovedComponents,
     Res, ResMut, Time, Transform, TransformHelper,
 };
+use bevy::tasks::{ComputeTaskPool, ParallelSlice};
 use bevy::utils::Parallel;
+use spherewalk_core::crowd::{
+    Crowd, Member, Pool, SeparationScratch, body_collider, body_pose, resolve_push, soft_filter,
+    solid_filter,
+};
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::Iso;
 use spherewalk_core::motor::StepScratch;
+use spherewalk_core::world::QueryFilter;
 use spherewalk_core::{
-    ColliderDesc, GravityFields, Motor, MoveIntent, Pose, Real, StepInput, UnitVec3, Vec3,
+    ColliderDesc, ColliderId, GravityFields, Motor, MoveIntent, Pose, Real, StepInput, UnitVec3,
+    Vec3,
 };
 
 /// A translation and rotation (glam) as a world pose.
@@ -164,42 +171,106 @@ pub(crate) fn sync_gravity(
     cw.fields = built;
 }
 
-/// Validates every new or changed [`Character`]: a valid one gets (or keeps, with its motion)
-/// the motor's side and starts from its transform when new; an invalid one is logged and
-/// marked [`CharacterRefused`].
+/// Validates every new or changed [`Character`], in entity order: a valid one gets (or
+/// keeps, with its motion) the motor's side, starts from its transform when new, and gets a
+/// body in the character world when solid; an invalid one is logged and marked
+/// [`CharacterRefused`]. A character whose [`Character`] was removed (or who was despawned)
+/// loses its body and stops.
 pub(crate) fn admit_characters(
     mut commands: Commands,
+    mut cw: ResMut<CharacterWorld>,
     mut characters: Query<(Entity, Ref<Character>, &Transform, Option<&mut Walker>)>,
+    mut removed: RemovedComponents<Character>,
 ) {
-    for (entity, character, transform, walker) in &mut characters {
-        if !character.is_changed() {
-            continue;
+    let cw = &mut *cw;
+    for entity in removed.read() {
+        drop_body(cw, entity);
+        if let Ok(mut gone) = commands.get_entity(entity) {
+            gone.try_remove::<Walker>();
         }
-        match Motor::new(character.stack.clone(), character.settings) {
-            Ok(motor) => {
-                let mut entity_commands = commands.entity(entity);
-                entity_commands.remove::<CharacterRefused>();
-                match walker {
-                    Some(mut walker) => walker.motor = motor,
-                    None => {
-                        entity_commands.insert(Walker::new(motor, transform));
-                    }
-                }
-            }
+    }
+    let mut changed: Vec<_> = characters
+        .iter_mut()
+        .filter(|(_, character, _, _)| character.is_changed())
+        .collect();
+    changed.sort_by_key(|(entity, ..)| *entity);
+    for (entity, character, transform, walker) in changed {
+        drop_body(cw, entity);
+        let motor = match Motor::new(character.stack.clone(), character.settings) {
+            Ok(motor) => motor,
             Err(e) => {
                 error!("spherewalk: character {entity} refused: {e}");
                 commands
                     .entity(entity)
                     .remove::<Walker>()
                     .insert(CharacterRefused(e));
+                continue;
+            }
+        };
+        let pose = walker.as_ref().map_or_else(
+            || Pose::from_glam(transform.translation, transform.rotation),
+            |w| w.pose,
+        );
+        let (motor, body) = if character.solid {
+            add_body(cw, entity, motor, &pose)
+        } else {
+            (
+                motor.with_filter(soft_filter(&QueryFilter::default())),
+                None,
+            )
+        };
+        let mut entity_commands = commands.entity(entity);
+        entity_commands.remove::<CharacterRefused>();
+        match walker {
+            Some(mut walker) => {
+                walker.motor = motor;
+                walker.body = body;
+            }
+            None => {
+                entity_commands.insert(Walker::new(motor, body, transform));
             }
         }
     }
 }
 
+/// Puts the body of `entity`, a character of `motor` at `pose`, into the character world,
+/// and gives back the motor with its own body left out of its filter (unchanged, with no
+/// body, when the world refuses it: logged).
+fn add_body(
+    cw: &mut CharacterWorld,
+    entity: Entity,
+    motor: Motor,
+    pose: &Pose,
+) -> (Motor, Option<ColliderId>) {
+    match cw.world.insert(body_collider(motor.stack(), pose)) {
+        Ok(id) => {
+            cw.bodies.insert(entity, id);
+            cw.owners.insert(id, entity);
+            let filter = solid_filter(motor.filter(), id);
+            (motor.with_filter(filter), Some(id))
+        }
+        Err(e) => {
+            error!("spherewalk: body of character {entity} refused: {e}");
+            (motor, None)
+        }
+    }
+}
+
+/// Takes the body of `entity` (if any) out of the character world.
+fn drop_body(cw: &mut CharacterWorld, entity: Entity) {
+    if let Some(id) = cw.bodies.remove(&entity) {
+        cw.owners.remove(&id);
+        // NOTE: the plugin inserted it; a failure would mean it is gone already.
+        let _ = cw.world.remove(id);
+    }
+}
+
 /// Moves every character whose transform the game wrote since the plugin last did (a
-/// teleport) to that transform; its motion state is kept.
-pub(crate) fn teleport_characters(mut characters: Query<(&mut Walker, &Transform)>) {
+/// teleport) to that transform, with its body; its motion state is kept.
+pub(crate) fn teleport_characters(
+    mut cw: ResMut<CharacterWorld>,
+    mut characters: Query<(&mut Walker, &Transform)>,
+) {
     for (mut walker, transform) in &mut characters {
         let now = (transform.translation, transform.rotation);
         if now != walker.shown {
@@ -207,6 +278,11 @@ pub(crate) fn teleport_characters(mut characters: Query<(&mut Walker, &Transform
             walker.pose = pose;
             walker.previous = pose;
             walker.shown = now;
+            if let Some(id) = walker.body
+                && let Err(e) = cw.world.set_pose(id, body_pose(&pose))
+            {
+                warn!("spherewalk: body {id:?} not moved: {e}");
+            }
         }
     }
 }
@@ -250,6 +326,87 @@ pub(crate) fn step_characters(
             walker.report.swap_scratch(scratch);
         },
     );
+}
+
+/// Bevy's compute task pool as the crowd pass's [`Pool`] (the calling thread when the pool
+/// was never started or has one thread).
+struct ComputePool;
+
+impl ComputePool {
+    /// The task pool, when it has more than one thread.
+    fn threads() -> Option<&'static bevy::tasks::TaskPool> {
+        ComputeTaskPool::try_get()
+            .map(|pool| &**pool)
+            .filter(|pool| pool.thread_num() > 1)
+    }
+}
+
+impl Pool for ComputePool {
+    fn is_parallel(&self) -> bool {
+        Self::threads().is_some()
+    }
+
+    fn map<T: Sync, U: Send + 'static>(
+        &self,
+        items: &[T],
+        f: impl Fn(&T) -> U + Sync + Send,
+    ) -> Vec<U> {
+        let Some(pool) = Self::threads() else {
+            return items.iter().map(f).collect();
+        };
+        let chunk = items.len().div_ceil(pool.thread_num() * 4).max(1);
+        let each = |_, chunk: &[T]| chunk.iter().map(&f).collect::<Vec<U>>();
+        items
+            .par_chunk_map(pool, chunk, each)
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
+        items.sort_unstable();
+    }
+}
+
+/// Pushes apart the solid characters that overlap after their steps (the core's
+/// [`Crowd`] pass: half each, in each one's ground plane, then resolved against the scenery),
+/// then moves every body to its character's final pose.
+pub(crate) fn separate_characters(
+    mut cw: ResMut<CharacterWorld>,
+    mut walkers: Query<&mut Walker>,
+    scratch: Local<Parallel<SeparationScratch>>,
+) {
+    let pushes = {
+        let members = walkers.iter().filter_map(|w| {
+            Some(Member {
+                body: w.body?,
+                motor: &w.motor,
+                pose: w.pose,
+            })
+        });
+        Crowd::new(members.collect(), &ComputePool).pushes(&ComputePool)
+    };
+    if !pushes.is_empty() {
+        let world = &cw.world;
+        walkers.par_iter_mut().for_each_init(
+            || scratch.borrow_local_mut(),
+            |scratch, mut walker| {
+                let push = walker.body.and_then(|b| Crowd::push_of(&pushes, b));
+                if let Some(push) = push {
+                    let w = &mut *walker;
+                    resolve_push(&w.motor, world, (&mut w.pose, &mut w.state), &push, scratch);
+                }
+            },
+        );
+    }
+    let mut moves: Vec<(ColliderId, Iso)> = walkers
+        .iter()
+        .filter_map(|w| Some((w.body?, body_pose(&w.pose))))
+        .collect();
+    moves.sort_by_key(|(id, _)| *id);
+    if let Err(e) = cw.world.set_poses(&moves) {
+        warn!("spherewalk: bodies not moved this step: {e}");
+    }
 }
 
 /// Throws every character that ended the step stably grounded on a [`JumpPad`]'s collider.

@@ -231,7 +231,136 @@ fn a_despawned_collider_leaves_no_ghost() {
     let y = position(&app, hero).y;
     assert!((-1.35..-1.1).contains(&y), "{y}");
     assert_eq!(status(&app, hero).ground, GroundState::Airborne);
-    assert_eq!(app.world().resource::<CharacterWorld>().world().len(), 0);
+    // Only the hero's own body is left in the character world.
+    let cw = app.world().resource::<CharacterWorld>();
+    assert_eq!(cw.world().len(), 1);
+    assert!(cw.body_of(hero).is_some());
+}
+
+/// Sets a character's walk velocity (m/s, world).
+fn walk(app: &mut App, character: Entity, velocity: Vec3) {
+    if let Some(mut intent) = app.world_mut().get_mut::<CharacterIntent>(character) {
+        intent.walk = velocity;
+    }
+}
+
+/// The closest distance (m) between the axes of two upright 0.3 m characters minus the 0.6 m
+/// that just touches: negative when they overlap.
+fn gap(app: &App, a: Entity, b: Entity) -> f32 {
+    let (pa, pb) = (position(app, a), position(app, b));
+    Vec2::new(pa.x - pb.x, pa.z - pb.z).length() - 0.6
+}
+
+#[test]
+fn a_character_walking_into_another_is_stopped_by_its_body() {
+    let mut app = app();
+    floor(&mut app);
+    let standing = hero(&mut app, Vec3::ZERO);
+    let walker = hero(&mut app, Vec3::new(-3.0, 0.0, 0.0));
+    run(&mut app, 8);
+    walk(&mut app, walker, Vec3::new(3.0, 0.0, 0.0));
+    let mut hits = Vec::new();
+    let mut deepest: f32 = 0.0;
+    for _ in 0..96 {
+        hits.extend(run(&mut app, 1));
+        deepest = deepest.min(gap(&app, walker, standing));
+    }
+    // 1.5 s at 3 m/s would take it 4.5 m, through the other: it stops against the body,
+    // never deeper into it than the motor's penetration tolerance (default 1 mm) plus
+    // f32 rounding, and no further than the skin width (default 5 mm, plus that) from it.
+    assert!(deepest > -1.5e-3, "overlapped by {} m", -deepest);
+    let end = gap(&app, walker, standing);
+    assert!((-1.5e-3..6e-3).contains(&end), "ended {end} m apart");
+    // The one standing still was not moved by being walked into (no push through a wall of
+    // solid contacts: only the separation pass moves it, and the walker never overlapped).
+    assert_abs_diff_eq!(position(&app, standing).x, 0.0, epsilon = 1e-3);
+    // The walker's hit messages name the character it walked into.
+    let into = hits.iter().any(|m| {
+        m.character == walker
+            && matches!(m.event, CharacterEvent::Hit { collider: Some(e), .. } if e == standing)
+    });
+    assert!(into, "{hits:?}");
+}
+
+#[test]
+fn characters_walking_into_each_other_end_apart() {
+    let mut app = app();
+    floor(&mut app);
+    let a = hero(&mut app, Vec3::new(-2.0, 0.0, 0.0));
+    let b = hero(&mut app, Vec3::new(2.0, 0.0, 0.0));
+    run(&mut app, 8);
+    walk(&mut app, a, Vec3::new(4.0, 0.0, 0.0));
+    walk(&mut app, b, Vec3::new(-4.0, 0.0, 0.0));
+    let mut deepest: f32 = 0.0;
+    for _ in 0..64 {
+        run(&mut app, 1);
+        deepest = deepest.min(gap(&app, a, b));
+    }
+    // Head on at 8 m/s closing: each step reads the other where it stood, so a step can end
+    // with them overlapping by up to both steps' movement (0.125 m); the separation pass then
+    // pushes them apart before the step is shown. After any step they overlap by no more than
+    // the penetration tolerance plus rounding (1.5 mm).
+    assert!(deepest > -1.5e-3, "overlapped by {} m", -deepest);
+    // Neither went through the other: they stand face to face, a on the -x side, within
+    // the skin width (5 mm) and rounding of touching, and a second of walking took each of
+    // them about 1.7 m (to where they met, at x = 0).
+    let (pa, pb) = (position(&app, a), position(&app, b));
+    assert!(pa.x < pb.x, "{pa} {pb}");
+    let end = gap(&app, a, b);
+    assert!((-1.5e-3..6e-3).contains(&end), "ended {end} m apart");
+    assert_abs_diff_eq!(pa.x, -0.3, epsilon = 0.01);
+}
+
+#[test]
+fn a_character_that_is_not_solid_is_walked_through() {
+    let mut app = app();
+    floor(&mut app);
+    let stack = SphereStack::capsule(1.8, 0.3, 3).expect("a valid stack");
+    let ghost = app
+        .world_mut()
+        .spawn((Character::new(stack).not_solid(), Transform::default()))
+        .id();
+    let walker = hero(&mut app, Vec3::new(-2.0, 0.0, 0.0));
+    run(&mut app, 8);
+    assert!(
+        app.world()
+            .resource::<CharacterWorld>()
+            .body_of(ghost)
+            .is_none()
+    );
+    walk(&mut app, walker, Vec3::new(4.0, 0.0, 0.0));
+    run(&mut app, 64);
+    // 4 m/s for a second from x = -2 (63 steps shown, one behind), straight through the ghost
+    // (to f32 rounding of the sum, 1e-3 m).
+    assert_abs_diff_eq!(
+        position(&app, walker).x,
+        -2.0 + 4.0 * 63.0 * DT,
+        epsilon = 1e-3
+    );
+    assert_abs_diff_eq!(position(&app, ghost).x, 0.0, epsilon = 1e-5);
+}
+
+#[test]
+fn a_despawned_character_leaves_no_body_behind() {
+    let mut app = app();
+    floor(&mut app);
+    let gone = hero(&mut app, Vec3::ZERO);
+    let walker = hero(&mut app, Vec3::new(-2.0, 0.0, 0.0));
+    run(&mut app, 8);
+    assert_eq!(app.world().resource::<CharacterWorld>().world().len(), 3);
+    app.world_mut().despawn(gone);
+    walk(&mut app, walker, Vec3::new(4.0, 0.0, 0.0));
+    run(&mut app, 64);
+    // The floor and the walker's body are all that is left, and the walker went through
+    // where the other stood (as in the test above).
+    let cw = app.world().resource::<CharacterWorld>();
+    assert_eq!(cw.world().len(), 2);
+    assert!(cw.body_of(gone).is_none());
+    assert_abs_diff_eq!(
+        position(&app, walker).x,
+        -2.0 + 4.0 * 63.0 * DT,
+        epsilon = 1e-3
+    );
 }
 
 #[test]

@@ -9,8 +9,10 @@
 //! each pair of boxes, is looked at once. Boxes wider than twice the mean width are "large":
 //! each is tested against every other box, so one huge box cannot make the cells huge.
 
-use spherewalk_core::parry3d::bounding_volume::Aabb;
-use spherewalk_core::{Real, backend::boxes_overlap};
+use super::Pool;
+use crate::Real;
+use crate::world::geometry::boxes_overlap;
+use parry3d::bounding_volume::Aabb;
 use std::ops::{Range, RangeInclusive};
 
 /// Cell edge over the small boxes' widest width: a margin so that rounding in `corner / edge`
@@ -35,10 +37,10 @@ fn width(aabb: &Aabb) -> Real {
 }
 
 /// Every pair `(i, j)`, `i < j`, of indices into `boxes` (world, m) whose boxes overlap or
-/// touch, once each, in no set order. Boxes holding NaN overlap nothing. With `parallel`
-/// (feature `parallel`) the sort and the join run on rayon's pool, in chunks of [`CHUNK`]
-/// cells; the pairs are the same.
-pub(crate) fn overlapping_pairs(boxes: &[Aabb], parallel: bool) -> Vec<(u32, u32)> {
+/// touch, once each, in no set order. Boxes holding NaN overlap nothing. On a parallel
+/// `pool` the sort and the join run on it, the join in chunks of 64 cells; the pairs are the
+/// same.
+pub fn overlapping_pairs(boxes: &[Aabb], pool: &impl Pool) -> Vec<(u32, u32)> {
     let widths: Vec<Real> = boxes.iter().map(width).collect();
     let finite = widths.iter().filter(|w| w.is_finite());
     let (sum, count) = finite.fold((0.0, 0), |(s, n), w| (s + w, n + 1));
@@ -62,7 +64,7 @@ pub(crate) fn overlapping_pairs(boxes: &[Aabb], parallel: bool) -> Vec<(u32, u32
             large.push(i);
         }
     }
-    super::sort_unstable(&mut filed, parallel);
+    pool.sort_unstable(&mut filed);
     // The small boxes in filed order (so a cell's boxes are read from one stretch of memory),
     // and each filled cell with the range of them it holds.
     let sorted: Vec<(Aabb, u32)> = filed.iter().map(|&(_, i)| (boxes[i as usize], i)).collect();
@@ -73,7 +75,11 @@ pub(crate) fn overlapping_pairs(boxes: &[Aabb], parallel: bool) -> Vec<(u32, u32
             _ => cells.push((*cell, k..k + 1)),
         }
     }
-    let size = if parallel { CHUNK } else { usize::MAX };
+    let size = if pool.is_parallel() {
+        CHUNK
+    } else {
+        usize::MAX
+    };
     let chunks: Vec<Range<usize>> = (0..cells.len())
         .step_by(size)
         .map(|start| start..start.saturating_add(size).min(cells.len()))
@@ -82,16 +88,11 @@ pub(crate) fn overlapping_pairs(boxes: &[Aabb], parallel: bool) -> Vec<(u32, u32
         cells: &cells,
         sorted: &sorted,
     };
-    let joined = super::filter_map_init(
-        &chunks,
-        parallel,
-        || (),
-        |(), chunk| {
-            let mut out = Vec::new();
-            grid.join(chunk.clone(), &mut out);
-            Some(out)
-        },
-    );
+    let joined = pool.map(&chunks, |chunk| {
+        let mut out = Vec::new();
+        grid.join(chunk.clone(), &mut out);
+        out
+    });
     let mut out: Vec<(u32, u32)> = joined.into_iter().flatten().collect();
     let entry = |i: u32| (boxes[i as usize], i);
     for (n, &i) in large.iter().enumerate() {
@@ -169,8 +170,35 @@ fn report((a, i): &(Aabb, u32), (b, j): &(Aabb, u32), out: &mut Vec<(u32, u32)>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spherewalk_core::parry3d::bounding_volume::BoundingVolume;
-    use spherewalk_core::{Point3, Vec3};
+    use crate::crowd::Serial;
+    use crate::{Point3, Vec3};
+    use parry3d::bounding_volume::BoundingVolume;
+
+    /// A pool that cuts the work into chunks as a parallel one does, and runs them on scoped
+    /// threads, one per item: the pairs must not depend on it.
+    struct Threads;
+
+    impl Pool for Threads {
+        fn is_parallel(&self) -> bool {
+            true
+        }
+
+        fn map<T: Sync, U: Send + 'static>(
+            &self,
+            items: &[T],
+            f: impl Fn(&T) -> U + Sync + Send,
+        ) -> Vec<U> {
+            std::thread::scope(|s| {
+                let f = &f;
+                let jobs: Vec<_> = items.iter().map(|item| s.spawn(move || f(item))).collect();
+                jobs.into_iter().filter_map(|job| job.join().ok()).collect()
+            })
+        }
+
+        fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
+            items.sort();
+        }
+    }
 
     /// A tiny deterministic generator (64-bit LCG), for scatters without a dependency.
     struct Lcg(u64);
@@ -191,8 +219,8 @@ mod tests {
 
     /// The pairs, sorted, after checking that the parallel join finds the same ones.
     fn pairs(boxes: &[Aabb]) -> Vec<(u32, u32)> {
-        let mut out = overlapping_pairs(boxes, false);
-        let mut parallel = overlapping_pairs(boxes, true);
+        let mut out = overlapping_pairs(boxes, &Serial);
+        let mut parallel = overlapping_pairs(boxes, &Threads);
         out.sort_unstable();
         parallel.sort_unstable();
         assert_eq!(out, parallel, "serial and parallel joins differ");

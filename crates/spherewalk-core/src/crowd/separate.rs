@@ -1,0 +1,252 @@
+//! The separation pass: characters that overlap after their steps are pushed apart, half
+//! each, in each one's ground plane (nobody is lifted onto a head), lose their velocity into
+//! each other, and are resolved again against the scenery.
+
+use super::{CHARACTER_LAYER, Pool, overlapping_pairs, soft_filter};
+use crate::backend::{Geometry, Primitive};
+use crate::contact::Hit;
+use crate::math::project_on_plane;
+use crate::phases::{ContactBuffer, Moving, PushBuffers, PushMode, pushback};
+use crate::{ColliderId, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3};
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use std::ops::Range;
+
+/// One character as the separation pass reads it: its body collider's id (which names it
+/// and orders the pass), its motor (shape and filter) and its pose after the step (world).
+#[derive(Clone, Copy, Debug)]
+pub struct Member<'a> {
+    /// The character's body collider.
+    pub body: ColliderId,
+    /// Its motor: the sphere stack is its shape.
+    pub motor: &'a Motor,
+    /// Its pose after its step (world).
+    pub pose: Pose,
+}
+
+/// One character of a [`Crowd`]: its body, pose, and where its spheres and its neighbours
+/// lie in the crowd's shared lists.
+#[derive(Clone, Debug)]
+struct Placed {
+    body: ColliderId,
+    pose: Pose,
+    spheres: Range<usize>,
+    neighbours: Range<usize>,
+}
+
+/// The characters of one separation pass after their steps, sorted by body id, with their
+/// spheres (world centre, m; radius, m) in one list and, for each, the characters whose
+/// spheres' box overlaps its own (its neighbours, in body id order) in another.
+#[derive(Clone, Debug, Default)]
+pub struct Crowd {
+    placed: Vec<Placed>,
+    spheres: Vec<(Point3, Real)>,
+    neighbours: Vec<u32>,
+}
+
+/// Characters one job of a parallel pool places.
+const CHUNK: usize = 256;
+
+impl Crowd {
+    /// The crowd of `members` (any order; two with the same body count as one body), its
+    /// neighbours found by [`overlapping_pairs`]; the work runs on `pool`.
+    pub fn new(mut members: Vec<Member<'_>>, pool: &impl Pool) -> Self {
+        members.sort_by_key(|m| m.body);
+        let size = if pool.is_parallel() {
+            CHUNK
+        } else {
+            usize::MAX
+        };
+        let chunks: Vec<&[Member<'_>]> = members.chunks(size.max(1)).collect();
+        let chunk_spheres = pool.map(&chunks, |chunk| place(chunk));
+        let mut crowd = Self::default();
+        let mut boxes = Vec::with_capacity(members.len());
+        for (chunk, (spheres, chunk_boxes, lengths)) in chunks.iter().zip(chunk_spheres) {
+            let mut first = crowd.spheres.len();
+            for (member, n) in chunk.iter().zip(lengths) {
+                crowd.placed.push(Placed {
+                    body: member.body,
+                    pose: member.pose,
+                    spheres: first..first + n,
+                    neighbours: 0..0,
+                });
+                first += n;
+            }
+            crowd.spheres.extend(spheres);
+            boxes.extend(chunk_boxes);
+        }
+        crowd.link(&boxes, pool);
+        crowd
+    }
+
+    /// Fills every character's neighbour list from the overlapping pairs of `boxes` (one per
+    /// character, in order): both directions of every pair, sorted.
+    fn link(&mut self, boxes: &[Aabb], pool: &impl Pool) {
+        let placed = &self.placed;
+        let apart = overlapping_pairs(boxes, pool)
+            .into_iter()
+            .filter(|&(a, b)| placed[a as usize].body != placed[b as usize].body);
+        let mut pairs: Vec<(u32, u32)> = apart.flat_map(|(a, b)| [(a, b), (b, a)]).collect();
+        pool.sort_unstable(&mut pairs);
+        let mut at = 0;
+        for (k, one) in (0u32..).zip(&mut self.placed) {
+            let from = at;
+            while pairs.get(at).is_some_and(|(a, _)| *a == k) {
+                at += 1;
+            }
+            one.neighbours = from..at;
+        }
+        self.neighbours = pairs.into_iter().map(|(_, b)| b).collect();
+    }
+
+    /// How many characters the crowd holds.
+    pub fn len(&self) -> usize {
+        self.placed.len()
+    }
+
+    /// Whether the crowd holds no character.
+    pub fn is_empty(&self) -> bool {
+        self.placed.is_empty()
+    }
+
+    /// Every character that overlaps another, with the displacement (m, world, in its ground
+    /// plane) that takes it half-way out of each one it overlaps, sorted by body id; the
+    /// work runs on `pool`. Look one up with [`Crowd::push_of`].
+    pub fn pushes(&self, pool: &impl Pool) -> Vec<(ColliderId, Vec3)> {
+        let found = pool.map(&self.placed, |me| Some((me.body, self.push(me)?)));
+        found.into_iter().flatten().collect()
+    }
+
+    /// The push of the character with body `body` in `pushes` (from [`Crowd::pushes`]).
+    pub fn push_of(pushes: &[(ColliderId, Vec3)], body: ColliderId) -> Option<Vec3> {
+        let k = pushes.binary_search_by_key(&body, |(id, _)| *id).ok()?;
+        Some(pushes[k].1)
+    }
+
+    /// The spheres of `one`.
+    fn spheres(&self, one: &Placed) -> &[(Point3, Real)] {
+        &self.spheres[one.spheres.clone()]
+    }
+
+    /// The displacement that takes `me` half-way out of every neighbour it overlaps; `None`
+    /// when it overlaps nobody.
+    fn push(&self, me: &Placed) -> Option<Vec3> {
+        let mine = self.spheres(me);
+        let up = me.pose.up();
+        let mut push = Vec3::zeros();
+        let list = &self.neighbours[me.neighbours.clone()];
+        for other in list.iter().map(|&n| &self.placed[n as usize]) {
+            let theirs = self.spheres(other);
+            if let Some((depth, dir)) = deepest_overlap((me, mine), (other, theirs), &up) {
+                push += dir.into_inner() * (0.5 * depth);
+            }
+        }
+        (push != Vec3::zeros()).then_some(push)
+    }
+}
+
+/// What [`place`] gives for a chunk of members: their spheres in one list, the box of each
+/// one's spheres, and how many spheres each has.
+type Spheres = (Vec<(Point3, Real)>, Vec<Aabb>, Vec<usize>);
+
+/// The spheres (world centre, m; radius, m) of every member of `chunk`, the bounding box
+/// (world, m) of each one's spheres, and how many spheres each has.
+fn place(chunk: &[Member<'_>]) -> Spheres {
+    let mut spheres = Vec::new();
+    let mut boxes = Vec::with_capacity(chunk.len());
+    let mut lengths = Vec::with_capacity(chunk.len());
+    for member in chunk {
+        let stack = member.motor.stack();
+        let first = spheres.len();
+        let radii = stack.spheres().iter().map(|s| s.radius);
+        spheres.extend(member.pose.sphere_centres(stack).zip(radii));
+        boxes.push(bounds(&spheres[first..]));
+        lengths.push(spheres.len() - first);
+    }
+    (spheres, boxes, lengths)
+}
+
+/// The bounding box (world, m) of `spheres`; an empty box (overlapping nothing) for none.
+fn bounds(spheres: &[(Point3, Real)]) -> Aabb {
+    spheres
+        .iter()
+        .map(|(c, r)| Aabb::new(c - Vec3::repeat(*r), c + Vec3::repeat(*r)))
+        .reduce(|a, b| a.merged(&b))
+        .unwrap_or_else(Aabb::new_invalid)
+}
+
+/// The deepest sphere-pair overlap (m) between two characters and the direction (unit, in
+/// `up`'s plane) pushing `a` away from `b`.
+fn deepest_overlap(
+    (a, a_spheres): (&Placed, &[(Point3, Real)]),
+    (b, b_spheres): (&Placed, &[(Point3, Real)]),
+    up: &UnitVec3,
+) -> Option<(Real, UnitVec3)> {
+    let mut best: Option<(Real, UnitVec3)> = None;
+    for (ca, ra) in a_spheres {
+        for (cb, rb) in b_spheres {
+            let apart = ca - cb;
+            let depth = ra + rb - apart.norm();
+            if depth <= 0.0 || best.is_some_and(|(d, _)| d >= depth) {
+                continue;
+            }
+            // Straight above or below each other: push along the line between the feet.
+            let dir = UnitVec3::try_new(project_on_plane(&apart, up), 1e-6).or_else(|| {
+                UnitVec3::try_new(
+                    project_on_plane(&(a.pose.position - b.pose.position), up),
+                    1e-6,
+                )
+            });
+            if let Some(dir) = dir {
+                best = Some((depth, dir));
+            }
+        }
+    }
+    best
+}
+
+/// Working buffers [`resolve_push`] reuses from character to character (one per thread).
+#[derive(Debug, Default)]
+pub struct SeparationScratch {
+    ids: Vec<ColliderId>,
+    prims: Vec<Primitive>,
+    contacts: ContactBuffer,
+    hits: Vec<Hit>,
+}
+
+/// Moves a character at `pose` by `push` (m, world; from [`Crowd::pushes`]), removes its
+/// velocity into the push from `state`, and resolves it against `world` without the other
+/// characters' bodies (which the push just cleared). `scratch` is working space.
+pub fn resolve_push(
+    motor: &Motor,
+    world: &dyn Geometry,
+    (pose, state): (&mut Pose, &mut MotorState),
+    push: &Vec3,
+    scratch: &mut SeparationScratch,
+) {
+    pose.position += push;
+    if let Some(dir) = UnitVec3::try_new(*push, 1e-9) {
+        let into = state.velocity.dot(&dir);
+        if into < 0.0 {
+            state.velocity -= dir.into_inner() * into;
+        }
+    }
+    let filter = soft_filter(motor.filter());
+    debug_assert_eq!(filter.mask & CHARACTER_LAYER, 0);
+    let reach = Vec3::repeat(motor.stack().height() + push.norm());
+    let bounds = Aabb::new(pose.position - reach, pose.position + reach);
+    let SeparationScratch {
+        ids,
+        prims,
+        contacts,
+        hits,
+    } = scratch;
+    prims.clear();
+    world.gather_primitives(&bounds, &filter, ids, prims);
+    let ctx = motor.context(world, prims);
+    let mut velocity = state.velocity;
+    hits.clear();
+    let stack = Moving::new(pose, &mut velocity);
+    let buffers = PushBuffers::new(contacts, hits);
+    pushback(&ctx, stack, PushMode::Grounded, &Vec3::zeros(), buffers);
+    state.velocity = velocity;
+}
