@@ -3,7 +3,7 @@
 
 use crate::components::{Platform, PlatformMotion};
 use hecs::World;
-use spherewalk_core::{CollisionWorld, Real, Vec3, math::Iso};
+use spherewalk_core::{CollisionWorld, Real};
 
 /// Moves every platform's collider to its pose at the new time (a driven platform to the pose
 /// game code gave it) and sets the collider's velocities (world) to that motion over `dt`: linear, the move of its origin;
@@ -33,9 +33,5 @@ pub fn move_platforms(world: &mut World, collision: &mut CollisionWorld, dt: Rea
 }
 
 /// The linear (m/s) and angular (rad/s) velocities, world, that take a body from `before` to
-/// `after` in `dt` seconds: its origin's move, and its turn as an axis times an angle.
-pub fn velocities(before: &Iso, after: &Iso, dt: Real) -> (Vec3, Vec3) {
-    let linear = (after.translation.vector - before.translation.vector) / dt;
-    let turn = after.rotation * before.rotation.inverse();
-    (linear, spherewalk_core::math::scaled_axis(&turn) / dt)
-}
+/// `after` in `dt` seconds: the core's [`spherewalk_core::math::velocities_between`].
+pub use spherewalk_core::math::velocities_between as velocities;

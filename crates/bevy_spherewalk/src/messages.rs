@@ -6,7 +6,7 @@ use spherewalk_core::interop::glam::{point_to_glam, vec3_to_glam};
 use spherewalk_core::motor::StepEvent;
 
 /// One thing that happened to one character in a fixed step. Written in the plugin's
-/// [`crate::SpherewalkSystems::WriteBack`], ordered by character entity, then as
+/// [`crate::SpherewalkSystems::WriteBack`], ordered by character (spawn order), then as
 /// [`spherewalk_core::StepReport::events`] orders them; a reader that reads every frame sees
 /// each once, however many fixed steps the frame ran.
 #[derive(Message, Clone, Copy, Debug, PartialEq)]

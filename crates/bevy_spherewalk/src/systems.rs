@@ -19,13 +19,19 @@ use spherewalk_core::crowd::{
     solid_filter,
 };
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
-use spherewalk_core::math::Iso;
+use spherewalk_core::math::{Iso, velocities_between};
 use spherewalk_core::motor::StepScratch;
 use spherewalk_core::world::QueryFilter;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, GravityFields, Motor, MoveIntent, Pose, Real, StepInput, UnitVec3,
-    Vec3,
+    ColliderDesc, ColliderId, GravityFields, Motor, MoveIntent, Pose, StepInput, UnitVec3, Vec3,
 };
+
+/// The order the plugin takes entities in wherever order matters (collider ids, gravity
+/// fields on ties, messages): by entity index, then generation. In a world that never freed
+/// an entity this is spawn order. (Bevy's own `Ord` on `Entity` runs the other way.)
+pub(crate) fn spawn_order(entity: Entity) -> (u32, u32) {
+    (entity.index_u32(), entity.generation().to_bits())
+}
 
 /// A translation and rotation (glam) as a world pose.
 fn iso_from(translation: bevy::math::Vec3, rotation: bevy::math::Quat) -> Iso {
@@ -47,17 +53,6 @@ fn world_pose(helper: &TransformHelper, entity: Entity, transform: &Transform, c
         }
         Err(_) => iso_from(transform.translation, transform.rotation),
     }
-}
-
-/// The velocities (m/s, rad/s; world) that move a collider from `from` to `to` in `dt`
-/// seconds: the translation over `dt`, and the turn's scaled axis over `dt`.
-fn velocity_between(from: &Iso, to: &Iso, dt: Real) -> (Vec3, Vec3) {
-    if dt <= 0.0 || !dt.is_finite() {
-        return (Vec3::zeros(), Vec3::zeros());
-    }
-    let linear = (to.translation.vector - from.translation.vector) / dt;
-    let turn = to.rotation * from.rotation.inverse();
-    (linear, turn.scaled_axis() / dt)
 }
 
 /// A collider entity as [`sync_colliders`] reads it: its collider and transform (with their
@@ -84,6 +79,9 @@ pub(crate) fn sync_colliders(
         }
     }
     let dt = time.delta_secs();
+    // New and changed colliders go in in spawn order, so a world built by the same spawns
+    // gives every collider the same id (the order the motor meets them in).
+    let mut inserts: Vec<(Entity, &Collider, Iso)> = Vec::new();
     for (entity, collider, transform, child) in &colliders {
         let pose = world_pose(&helper, entity, &transform, child);
         match cw.colliders.get(&entity).copied() {
@@ -92,11 +90,11 @@ pub(crate) fn sync_colliders(
                 let _ = cw.world.remove(id);
                 cw.owners.remove(&id);
                 cw.colliders.remove(&entity);
-                insert_collider(cw, entity, &collider, pose);
+                inserts.push((entity, collider.into_inner(), pose));
             }
             Some((id, before)) => {
                 let (linear, angular) = if pose != before {
-                    velocity_between(&before, &pose, dt)
+                    velocities_between(&before, &pose, dt)
                 } else {
                     (Vec3::zeros(), Vec3::zeros())
                 };
@@ -114,10 +112,14 @@ pub(crate) fn sync_colliders(
             // A collider refused before (a non-finite pose, say) is tried again only once
             // it or its transform changes: one log line per refusal, not one a step.
             None if collider.is_changed() || transform.is_changed() => {
-                insert_collider(cw, entity, &collider, pose);
+                inserts.push((entity, collider.into_inner(), pose));
             }
             None => {}
         }
+    }
+    inserts.sort_by_key(|(entity, ..)| spawn_order(*entity));
+    for (entity, collider, pose) in inserts {
+        insert_collider(cw, entity, collider, pose);
     }
 }
 
@@ -139,7 +141,7 @@ fn insert_collider(cw: &mut CharacterWorld, entity: Entity, collider: &Collider,
     }
 }
 
-/// Rebuilds the gravity fields from the [`GravityField`] entities, in entity order, when one
+/// Rebuilds the gravity fields from the [`GravityField`] entities, in spawn order, when one
 /// was added, changed or removed, or [`DefaultGravity`] changed (so a refused field is logged
 /// once, not every step); with no field at all, [`DefaultGravity`] everywhere.
 pub(crate) fn sync_gravity(
@@ -155,7 +157,7 @@ pub(crate) fn sync_gravity(
         return;
     }
     let mut sorted: Vec<(Entity, Ref<GravityField>)> = fields.iter().collect();
-    sorted.sort_by_key(|(entity, _)| *entity);
+    sorted.sort_by_key(|(entity, _)| spawn_order(*entity));
     let mut built = GravityFields::new();
     if sorted.is_empty() {
         let uniform = spherewalk_core::GravityField::uniform(vec3_from_glam(default.0));
@@ -171,7 +173,7 @@ pub(crate) fn sync_gravity(
     cw.fields = built;
 }
 
-/// Validates every new or changed [`Character`], in entity order: a valid one gets (or
+/// Validates every new or changed [`Character`], in spawn order: a valid one gets (or
 /// keeps, with its motion) the motor's side, starts from its transform when new, and gets a
 /// body in the character world when solid; an invalid one is logged and marked
 /// [`CharacterRefused`]. A character whose [`Character`] was removed (or who was despawned)
@@ -193,7 +195,7 @@ pub(crate) fn admit_characters(
         .iter_mut()
         .filter(|(_, character, _, _)| character.is_changed())
         .collect();
-    changed.sort_by_key(|(entity, ..)| *entity);
+    changed.sort_by_key(|(entity, ..)| spawn_order(*entity));
     for (entity, character, transform, walker) in changed {
         drop_body(cw, entity);
         let motor = match Motor::new(character.stack.clone(), character.settings) {
@@ -448,7 +450,7 @@ pub(crate) fn interpolate_characters(
 }
 
 /// Writes every admitted character's transform and status, and its step's messages in
-/// entity order.
+/// spawn order.
 pub(crate) fn write_back(
     cw: Res<CharacterWorld>,
     mut characters: Query<(Entity, &mut Walker, &mut Transform, &mut CharacterStatus)>,
@@ -473,7 +475,7 @@ pub(crate) fn write_back(
         written.extend(events.map(|event| (entity, event)));
     }
     // Stable: each character's events keep their order.
-    written.sort_by_key(|(entity, _)| *entity);
+    written.sort_by_key(|(entity, _)| spawn_order(*entity));
     messages.write_batch(
         written
             .into_iter()

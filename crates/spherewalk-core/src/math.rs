@@ -147,6 +147,20 @@ pub fn euler_xyz(x: Real, y: Real, z: Real) -> Quat {
     axis_angle(&Vec3::z_axis(), z) * axis_angle(&Vec3::y_axis(), y) * axis_angle(&Vec3::x_axis(), x)
 }
 
+/// The linear (m/s) and angular (rad/s) velocities, world, that take a kinematic collider
+/// from `before` to `after` (world poses) in `dt` seconds: its origin's move over `dt`, and
+/// its turn as axis times angle ([`scaled_axis`]) over `dt`. Zero for a `dt` that is not
+/// finite and > 0. Hosts give a moved collider these velocities so the motor carries its
+/// riders by that motion.
+pub fn velocities_between(before: &Iso, after: &Iso, dt: Real) -> (Vec3, Vec3) {
+    if !(dt.is_finite() && dt > 0.0) {
+        return (Vec3::zeros(), Vec3::zeros());
+    }
+    let linear = (after.translation.vector - before.translation.vector) / dt;
+    let turn = after.rotation * before.rotation.inverse();
+    (linear, scaled_axis(&turn) / dt)
+}
+
 /// `q`'s rotation as its axis times its angle (rad, in [0, pi]), portably; zero for no turn.
 pub fn scaled_axis(q: &Quat) -> Vec3 {
     let (w, v) = (q.w, q.imag());
