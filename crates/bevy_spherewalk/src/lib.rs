@@ -23,11 +23,15 @@
 //!
 //! [`Transform`]: bevy::prelude::Transform
 
+#[cfg(feature = "avian")]
+mod avian;
 mod components;
 mod messages;
 mod plugin;
 mod systems;
 
+#[cfg(feature = "avian")]
+pub use avian::FromAvian;
 pub use components::{
     Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, JumpPad,
 };

@@ -2,7 +2,10 @@
 
 use crate::messages::CharacterMessage;
 use crate::systems;
-use bevy::app::{App, FixedUpdate, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
+use bevy::app::{
+    App, FixedPostUpdate, FixedPreUpdate, FixedUpdate, Plugin, RunFixedMainLoop,
+    RunFixedMainLoopSystems,
+};
 use bevy::ecs::schedule::{InternedScheduleLabel, IntoScheduleConfigs, ScheduleLabel, SystemSet};
 use bevy::math::Vec3;
 use bevy::prelude::{Entity, Resource};
@@ -59,18 +62,39 @@ pub enum SpherewalkSystems {
 pub struct SpherewalkPlugin {
     schedule: InternedScheduleLabel,
     interpolate: bool,
+    /// Runs after avian's physics step (feature `avian`).
+    after_avian: bool,
 }
 
 impl SpherewalkPlugin {
     /// The plugin, stepping the characters in `schedule` (once per run: a fixed-step schedule
-    /// such as `FixedUpdate` gives frame-rate independent walking). In `FixedUpdate` the
-    /// characters' transforms are interpolated between fixed steps (see
-    /// [`Self::interpolated`]).
+    /// such as `FixedUpdate` gives frame-rate independent walking). In the fixed schedules
+    /// (`FixedPreUpdate`, `FixedUpdate`, `FixedPostUpdate`) the characters' transforms are
+    /// interpolated between fixed steps (see [`Self::interpolated`]).
     pub fn new(schedule: impl ScheduleLabel) -> Self {
         let schedule = schedule.intern();
+        let fixed = [
+            FixedPreUpdate.intern(),
+            FixedUpdate.intern(),
+            FixedPostUpdate.intern(),
+        ];
         Self {
             schedule,
-            interpolate: schedule == FixedUpdate.intern(),
+            interpolate: fixed.contains(&schedule),
+            after_avian: false,
+        }
+    }
+
+    /// The plugin for a game with avian3d physics (feature `avian`): it steps the characters
+    /// in `FixedPostUpdate` after avian's step (`PhysicsSystems::Writeback`), so they meet
+    /// avian's kinematic bodies where avian just moved them and ride them without lag.
+    /// avian's static and kinematic colliders are mirrored into the characters' world either
+    /// way (see [`crate::FromAvian`]).
+    #[cfg(feature = "avian")]
+    pub fn after_avian() -> Self {
+        Self {
+            after_avian: true,
+            ..Self::new(FixedPostUpdate)
         }
     }
 
@@ -78,7 +102,7 @@ impl SpherewalkPlugin {
     /// far as the fixed clock has run into the next one (`true`: smooth at any frame rate,
     /// one fixed step behind; the default in `FixedUpdate`), or at the pose the last step
     /// ended at (`false`: what game logic reads in the fixed schedule either way). Only
-    /// meaningful in `FixedUpdate`.
+    /// meaningful in a fixed schedule.
     pub fn interpolated(self, interpolate: bool) -> Self {
         Self {
             interpolate,
@@ -122,6 +146,22 @@ impl Plugin for SpherewalkPlugin {
                     systems::write_back.in_set(WriteBack),
                 ),
             );
+        #[cfg(feature = "avian")]
+        {
+            app.init_resource::<crate::avian::AvianShapes>()
+                .add_systems(
+                    self.schedule,
+                    crate::avian::mirror_avian_colliders
+                        .before(systems::sync_colliders)
+                        .in_set(Sync),
+                );
+            if self.after_avian {
+                use avian3d::prelude::PhysicsSystems;
+                app.configure_sets(self.schedule, Sync.after(PhysicsSystems::Writeback));
+            }
+        }
+        #[cfg(not(feature = "avian"))]
+        let _ = self.after_avian;
         if self.interpolate {
             app.add_systems(
                 RunFixedMainLoop,
