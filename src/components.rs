@@ -15,13 +15,10 @@ pub struct Character {
 }
 
 impl Character {
-    /// Where the character reads gravity (world frame, metres): its feet sphere's centre.
-    ///
-    /// Gravity is read where the character stands, not at mid-stack: on a surface-gravity
-    /// world the pull under the feet is the one that keeps them on a face, and round a sharp
-    /// edge the middle of a tall stack is already over the next face while the feet are not.
+    /// Where the character reads gravity (world frame, metres): its feet sphere's centre
+    /// ([`Motor::gravity_point`]).
     pub fn gravity_point(&self, pose: &Pose) -> Point3 {
-        pose.centre_at(self.motor.stack().feet().offset_local)
+        self.motor.gravity_point(pose)
     }
 }
 

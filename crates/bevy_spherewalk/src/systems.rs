@@ -35,8 +35,7 @@ pub(crate) fn spawn_order(entity: Entity) -> (u32, u32) {
 
 /// A translation and rotation (glam) as a world pose.
 fn iso_from(translation: bevy::math::Vec3, rotation: bevy::math::Quat) -> Iso {
-    let pose = Pose::from_glam(translation, rotation);
-    Iso::from_parts(pose.position.coords.into(), pose.orientation)
+    Pose::from_glam(translation, rotation).iso()
 }
 
 /// A collider entity's world pose now: its transform for a top-level entity, its transform
@@ -317,8 +316,7 @@ pub(crate) fn step_characters(
         |scratch, (mut walker, intent)| {
             let walker = &mut *walker;
             walker.previous = walker.pose;
-            let feet = walker.motor.stack().feet().offset_local;
-            let gravity = fields.at(&walker.pose.centre_at(feet));
+            let gravity = fields.at(&walker.motor.gravity_point(&walker.pose));
             let input = StepInput::new(move_intent(intent), gravity, dt);
             walker.report.swap_scratch(scratch);
             let (pose, state) = (&mut walker.pose, &mut walker.state);

@@ -43,8 +43,7 @@ fn through_glam(iso: &Iso) -> Iso {
         orientation: iso.rotation,
     };
     let (t, r) = pose.to_glam();
-    let back = Pose::from_glam(t, r);
-    Iso::from_parts(back.position.coords.into(), back.orientation)
+    Pose::from_glam(t, r).iso()
 }
 
 /// A transform holding `iso`.
@@ -339,13 +338,7 @@ fn plugin() -> Plugin {
     for (name, at) in characters() {
         let pose = Pose::new(at);
         let e = world
-            .spawn((
-                Character::new(stack()),
-                transform(&Iso::from_parts(
-                    pose.position.coords.into(),
-                    pose.orientation,
-                )),
-            ))
+            .spawn((Character::new(stack()), transform(&pose.iso())))
             .id();
         names.insert(e, name.to_owned());
         walkers.push(e);

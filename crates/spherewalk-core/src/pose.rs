@@ -1,6 +1,6 @@
 //! Where a character is and which way it faces.
 
-use crate::math::{Point3, Quat, Real, UnitVec3, Vec3};
+use crate::math::{Iso, Point3, Quat, Real, UnitVec3, Vec3};
 use crate::shape::SphereStack;
 
 /// A character's placement in the world.
@@ -63,6 +63,13 @@ impl Pose {
     #[inline]
     pub fn right(&self) -> UnitVec3 {
         self.orientation * Vec3::x_axis()
+    }
+
+    /// The pose as an isometry from the character-local frame to the world: the pose of a
+    /// character's body collider, or of anything placed in its frame.
+    #[inline]
+    pub fn iso(&self) -> Iso {
+        Iso::from_parts(self.position.coords.into(), self.orientation)
     }
 
     /// World centre of sphere `index` of `stack` (m); `None` when the index is out of range.

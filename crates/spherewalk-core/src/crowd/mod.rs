@@ -33,7 +33,7 @@ pub const CHARACTER_LAYER: u32 = 1 << 31;
 /// The world pose of the body collider of a character at `pose`: the character's own frame
 /// (its feet at the origin, its up along local +Y).
 pub fn body_pose(pose: &Pose) -> Iso {
-    Iso::from_parts(pose.position.coords.into(), pose.orientation)
+    pose.iso()
 }
 
 /// The body collider of a character of `stack` at `pose` (world): the compound of its spheres

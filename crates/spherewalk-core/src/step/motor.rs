@@ -1,6 +1,7 @@
 //! The motor: a character's validated shape and settings, what every step of it reads.
 
-use crate::math::Real;
+use crate::math::{Point3, Real};
+use crate::pose::Pose;
 use crate::settings::{MotorSettings, SettingsError};
 use crate::shape::SphereStack;
 use crate::world::QueryFilter;
@@ -48,6 +49,15 @@ impl Motor {
     /// The sphere stack (character-local).
     pub fn stack(&self) -> &SphereStack {
         &self.stack
+    }
+
+    /// Where a character of this motor at `pose` reads gravity (world, m): its feet sphere's
+    /// centre. Gravity is read where the character stands, not at mid-stack: on a
+    /// surface-gravity world the pull under the feet is the one that keeps them on a face,
+    /// and round a sharp edge the middle of a tall stack is already over the next face while
+    /// the feet are not. Every host reads its fields here.
+    pub fn gravity_point(&self, pose: &Pose) -> Point3 {
+        pose.centre_at(self.stack.feet().offset_local)
     }
 
     /// The validated settings.
