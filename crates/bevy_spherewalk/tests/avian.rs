@@ -5,12 +5,14 @@
 
 use approx::assert_abs_diff_eq;
 use avian3d::prelude::{Collider as AvianCollider, LinearVelocity, PhysicsPlugins, RigidBody};
-use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformPlugin;
 use bevy_spherewalk::prelude::*;
 use bevy_spherewalk::{CharacterWorld, FromAvian};
+
+mod common;
+use common::{drain, hero, position, status};
 
 /// A headless app with avian's physics and the plugin after it, transforms not interpolated
 /// (so a character's transform is where its last step ended, as avian's bodies' are).
@@ -27,27 +29,6 @@ fn app() -> App {
     app.finish();
     app.cleanup();
     app
-}
-
-fn hero(app: &mut App, at: Vec3) -> Entity {
-    let stack = SphereStack::capsule(1.8, 0.3, 3).expect("a valid stack");
-    app.world_mut()
-        .spawn((Character::new(stack), Transform::from_translation(at)))
-        .id()
-}
-
-fn position(app: &App, entity: Entity) -> Vec3 {
-    app.world()
-        .get::<Transform>(entity)
-        .expect("a transform")
-        .translation
-}
-
-fn messages(app: &mut App) -> Vec<CharacterMessage> {
-    app.world_mut()
-        .resource_mut::<Messages<CharacterMessage>>()
-        .drain()
-        .collect()
 }
 
 /// A static avian box with its top at `top` (m), spanning `x0..x1` along x and 4 m along z.
@@ -76,7 +57,7 @@ fn a_character_walks_up_avian_static_stairs() {
     for _ in 0..8 {
         app.update();
     }
-    messages(&mut app);
+    drain(&mut app);
     assert!(app.world().get::<FromAvian>(floor).is_some());
     // Mirrored: the floor, four stairs, the landing, and the hero's own body.
     assert_eq!(app.world().resource::<CharacterWorld>().world().len(), 7);
@@ -86,7 +67,7 @@ fn a_character_walks_up_avian_static_stairs() {
     let mut climbed = 0;
     for _ in 0..192 {
         app.update();
-        let seen = messages(&mut app);
+        let seen = drain(&mut app);
         let stairs = seen
             .iter()
             .filter(|m| matches!(m.event, CharacterEvent::ClimbedStair { .. }));
@@ -97,7 +78,7 @@ fn a_character_walks_up_avian_static_stairs() {
     let at = position(&app, hero);
     assert!(at.x > 4.0, "{at}");
     assert_abs_diff_eq!(at.y, 1.0, epsilon = 1e-4);
-    let status = *app.world().get::<CharacterStatus>(hero).expect("a status");
+    let status = status(&app, hero);
     assert_eq!(status.ground, GroundState::Grounded);
     assert_eq!(status.standing_on, Some(landing));
     // Four stairs and the landing's 0.2 m edge, each climbed once.
@@ -133,7 +114,7 @@ fn a_character_rides_an_avian_kinematic_lift() {
         // behind the lift (1e-4 m: f32 rounding of a metre-scale sum, and the motor's
         // ground clamp).
         assert_abs_diff_eq!(feet.y, top, epsilon = 1e-4);
-        let status = *app.world().get::<CharacterStatus>(hero).expect("a status");
+        let status = status(&app, hero);
         assert_eq!(status.standing_on, Some(lift), "step {step}");
     }
     // Two seconds: the lift went 2 m up and 1 m along x, and the rider with it.

@@ -3,10 +3,12 @@
 //! despawned colliders.
 
 use approx::assert_abs_diff_eq;
-use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_spherewalk::prelude::*;
+
+mod common;
+use common::{drain, hero, position, status};
 
 /// The fixed step of every test (s): Bevy's default fixed timestep.
 const DT: f32 = 1.0 / 64.0;
@@ -27,36 +29,6 @@ fn floor(app: &mut App) -> Entity {
             Transform::from_xyz(0.0, -0.5, 0.0),
         ))
         .id()
-}
-
-/// The standard character: 1.8 m, three 0.3 m spheres, default settings, feet at `at`.
-fn hero(app: &mut App, at: Vec3) -> Entity {
-    let stack = SphereStack::capsule(1.8, 0.3, 3).expect("a valid stack");
-    app.world_mut()
-        .spawn((Character::new(stack), Transform::from_translation(at)))
-        .id()
-}
-
-/// Where an entity's transform puts it (m, world): a character's feet, a collider's origin.
-fn position(app: &App, entity: Entity) -> Vec3 {
-    app.world()
-        .get::<Transform>(entity)
-        .expect("a transform")
-        .translation
-}
-
-fn status(app: &App, character: Entity) -> CharacterStatus {
-    *app.world()
-        .get::<CharacterStatus>(character)
-        .expect("a status")
-}
-
-/// Every message written so far (the test reads the resource after each update).
-fn drain(app: &mut App) -> Vec<CharacterMessage> {
-    app.world_mut()
-        .resource_mut::<Messages<CharacterMessage>>()
-        .drain()
-        .collect()
 }
 
 fn run(app: &mut App, updates: u32) -> Vec<CharacterMessage> {
