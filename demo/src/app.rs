@@ -1,7 +1,10 @@
-//! The window: winit event handling around [`Play`] and [`Renderer`].
+//! The window: winit event handling around [`Play`] and [`Renderer`]. Natively the event
+//! loop runs until the window closes; in a browser it is handed to the page, the canvas is the
+//! window, and the device arrives asynchronously.
 
 use std::sync::Arc;
-use std::time::Instant;
+
+use web_time::Instant;
 
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
@@ -23,27 +26,48 @@ use crate::scenes::{SHIPPED_SCENES, load_scene, shipped_scene};
 /// Longest frame time fed to the sim (s): a stall does not turn into a burst of steps.
 const MAX_FRAME_DT: f32 = 0.25;
 
-/// Opens the window and plays until it is closed.
+/// Opens the window and plays until it is closed. In a browser this returns at once, with the
+/// page running the loop; later errors are shown on the page.
 pub fn run(args: Args) -> Result<(), DemoError> {
     // Load first so a bad scene fails before any window opens.
     let scene = load_scene(&args.scene)?;
     let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Poll);
+    #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
     let mut app = App {
         pending: Some(Play::new(scene, args.scene.clone())),
         args,
         running: None,
         error: None,
+        #[cfg(target_arch = "wasm32")]
+        connecting: Default::default(),
     };
-    event_loop.run_app(&mut app)?;
-    app.error.map_or(Ok(()), Err)
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        event_loop.run_app(&mut app)?;
+        app.error.map_or(Ok(()), Err)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        use winit::platform::web::EventLoopExtWebSys;
+        event_loop.spawn_app(app);
+        Ok(())
+    }
 }
+
+/// A window whose device is being opened, and the result once it is (browser only).
+#[cfg(target_arch = "wasm32")]
+type Connecting = std::rc::Rc<std::cell::RefCell<Option<(Arc<Window>, Result<Gpu, DemoError>)>>>;
 
 struct App {
     args: Args,
+    /// The scene to play once the window and its device are open.
     pending: Option<Play>,
     running: Option<Running>,
     error: Option<DemoError>,
+    /// Where the page's asynchronous device request leaves its answer.
+    #[cfg(target_arch = "wasm32")]
+    connecting: Connecting,
 }
 
 /// Frames per second, averaged over about half a second.
@@ -72,13 +96,32 @@ struct Running {
     quit_after: Option<u32>,
 }
 
+/// The window to open: natively `--size` pixels; in a browser the page's canvas, whose size
+/// the page's style sets (the whole tab), taking the keys it is sent.
+fn window_attributes(args: &Args) -> winit::window::WindowAttributes {
+    let attributes = Window::default_attributes().with_title("spherewalk");
+    #[cfg(not(target_arch = "wasm32"))]
+    let attributes = attributes.with_inner_size(PhysicalSize::new(args.size.0, args.size.1));
+    #[cfg(target_arch = "wasm32")]
+    let attributes = {
+        use winit::platform::web::WindowAttributesExtWebSys;
+        let _ = args;
+        attributes
+            .with_canvas(crate::web::canvas())
+            .with_append(crate::web::canvas().is_none())
+            .with_prevent_default(true)
+            .with_focusable(true)
+    };
+    attributes
+}
+
 impl Running {
-    fn start(event_loop: &ActiveEventLoop, args: &Args, play: Play) -> Result<Self, DemoError> {
-        let attributes = Window::default_attributes()
-            .with_title("spherewalk")
-            .with_inner_size(PhysicalSize::new(args.size.0, args.size.1));
-        let window = Arc::new(event_loop.create_window(attributes)?);
-        let mut gpu = Gpu::open(Some(window.clone()))?;
+    fn start(
+        window: Arc<Window>,
+        mut gpu: Gpu,
+        args: &Args,
+        play: Play,
+    ) -> Result<Self, DemoError> {
         let surface = gpu.surface.take().ok_or(DemoError::SurfaceUnsupported)?;
         let caps = surface.get_capabilities(&gpu.adapter);
         let format = caps
@@ -139,6 +182,11 @@ impl Running {
         };
         running.play.debug.on = args.debug;
         running.set_title();
+        #[cfg(target_arch = "wasm32")]
+        {
+            running.window.focus_window();
+            crate::web::status(&format!("running on {}", running.gpu.describe()));
+        }
         Ok(running)
     }
 
@@ -185,7 +233,8 @@ impl Running {
                 }
             }
             Action::Reload => self.load(self.play.path.clone()),
-            Action::Quit => return false,
+            // A page has nothing to quit to: Esc does nothing there.
+            Action::Quit => return cfg!(target_arch = "wasm32"),
         }
         true
     }
@@ -232,6 +281,13 @@ impl Running {
                 }
                 self.window.pre_present_notify();
                 texture.present();
+                #[cfg(target_arch = "wasm32")]
+                crate::web::frame_drawn(
+                    &self.play,
+                    self.frames,
+                    self.fps.fps,
+                    &self.gpu.describe(),
+                );
             }
             Err(wgpu::SurfaceError::Lost | wgpu::SurfaceError::Outdated) => {
                 self.surface.configure(&self.gpu.device, &self.config);
@@ -254,11 +310,21 @@ impl Running {
         Ok(self.quit_after.is_none_or(|n| self.frames < n))
     }
 
-    /// One line about the run so far.
+    /// One line about the run so far, ending with where the controlled character is.
     fn summary(&self) -> String {
         let secs = self.started.elapsed().as_secs_f64();
+        let at = match self.play.probe() {
+            Some((p, grounded)) => format!(
+                "; controlled character at ({:.2}, {:.2}, {:.2}) m, {}",
+                p.x,
+                p.y,
+                p.z,
+                if grounded { "grounded" } else { "airborne" }
+            ),
+            None => String::new(),
+        };
         format!(
-            "{} frames in {secs:.1} s ({:.1} fps), {} steps, {} on {}",
+            "{} frames in {secs:.1} s ({:.1} fps), {} steps, {} on {}{at}",
             self.frames,
             f64::from(self.frames) / secs.max(1e-9),
             self.play.scene.sim.steps(),
@@ -268,17 +334,59 @@ impl Running {
     }
 }
 
-impl ApplicationHandler for App {
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+impl App {
+    /// Stops on `error`: natively the loop ends and `run` returns it; in a browser the page
+    /// shows it.
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: DemoError) {
+        #[cfg(target_arch = "wasm32")]
+        crate::web::fail(&error.to_string());
+        self.error = Some(error);
+        event_loop.exit();
+    }
+
+    /// Starts playing the pending scene in `window` once its device is open.
+    fn start(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        window: Arc<Window>,
+        gpu: Result<Gpu, DemoError>,
+    ) {
         let Some(play) = self.pending.take() else {
             return;
         };
-        match Running::start(event_loop, &self.args, play) {
+        match gpu.and_then(|gpu| Running::start(window, gpu, &self.args, play)) {
             Ok(running) => self.running = Some(running),
-            Err(e) => {
-                self.error = Some(e);
-                event_loop.exit();
-            }
+            Err(e) => self.fail(event_loop, e),
+        }
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.pending.is_none() || self.running.is_some() {
+            return;
+        }
+        #[cfg(target_arch = "wasm32")]
+        if self.connecting.borrow().is_some() {
+            return;
+        }
+        let window = match event_loop.create_window(window_attributes(&self.args)) {
+            Ok(w) => Arc::new(w),
+            Err(e) => return self.fail(event_loop, e.into()),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let gpu = Gpu::open(Some(window.clone()));
+            self.start(event_loop, window, gpu);
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let slot = self.connecting.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let gpu = Gpu::connect(Some(window.clone())).await;
+                window.request_redraw();
+                *slot.borrow_mut() = Some((window, gpu));
+            });
         }
     }
 
@@ -346,16 +454,20 @@ impl ApplicationHandler for App {
                     println!("{}", r.summary());
                     event_loop.exit();
                 }
-                Err(e) => {
-                    self.error = Some(e);
-                    event_loop.exit();
-                }
+                Err(e) => self.fail(event_loop, e),
             },
             _ => {}
         }
     }
 
     fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let connected = self.connecting.borrow_mut().take();
+            if let Some((window, gpu)) = connected {
+                self.start(_event_loop, window, gpu);
+            }
+        }
         if let Some(r) = &self.running {
             r.window.request_redraw();
         }

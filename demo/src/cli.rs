@@ -26,6 +26,7 @@ pub struct Args {
 }
 
 /// The usage text printed for `--help` and after a command-line error.
+#[cfg(not(target_arch = "wasm32"))]
 pub const USAGE: &str = "\
 usage: spherewalk-demo [SCENE.ron] [--debug] [--hide-ui] [--size WxH] [--frames N (quit after N frames)]
        spherewalk-demo --headless [--frames N] [--screenshot OUT.png] [--scene FILE] [--size WxH] [--debug] [--hide-ui]

@@ -38,6 +38,7 @@ pub enum DemoError {
         source: Box<spherewalk::scene::SceneError>,
     },
     /// `WGPU_BACKEND` names something that is not a backend.
+    #[cfg(not(target_arch = "wasm32"))]
     #[error(
         "WGPU_BACKEND={value}: `{name}` is not a backend; use vulkan, gl, metal, dx12 or webgpu \
          (comma-separated), or unset it to try Vulkan then GL"
@@ -60,6 +61,13 @@ pub enum DemoError {
         /// The backends tried, in order.
         tried: String,
     },
+    /// The browser gave neither a WebGPU nor a WebGL2 adapter.
+    #[error(
+        "this browser gives spherewalk neither WebGPU nor WebGL2, so it cannot draw.\n\
+         Try a current Chrome, Edge, Firefox or Safari, and check that hardware acceleration \
+         (or WebGL) is not switched off in its settings."
+    )]
+    NoBrowserGraphics,
     /// The adapter refused to open a device.
     #[error("cannot open the graphics device: {0}")]
     Device(#[from] wgpu::RequestDeviceError),
@@ -81,9 +89,11 @@ pub enum DemoError {
     #[error("cannot draw to the window: {0}")]
     Frame(String),
     /// Reading the rendered image back failed.
+    #[cfg(not(target_arch = "wasm32"))]
     #[error("cannot read the rendered image back: {0}")]
     Readback(String),
     /// Writing the PNG failed.
+    #[cfg(not(target_arch = "wasm32"))]
     #[error("cannot write {path}: {source}")]
     Png {
         /// The PNG file.
@@ -92,6 +102,7 @@ pub enum DemoError {
         source: png::EncodingError,
     },
     /// Creating the PNG file failed.
+    #[cfg(not(target_arch = "wasm32"))]
     #[error("cannot create {path}: {source}")]
     Io {
         /// The file.

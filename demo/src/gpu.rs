@@ -1,5 +1,6 @@
-//! Adapter and device: backends Vulkan then GL (or `WGPU_BACKEND`), so Mesa's lavapipe or
-//! llvmpipe serve when there is no GPU.
+//! Adapter and device: natively backends Vulkan then GL (or `WGPU_BACKEND`), so Mesa's
+//! lavapipe or llvmpipe serve when there is no GPU; in a browser WebGPU where it works, else
+//! WebGL2.
 
 use std::sync::Arc;
 
@@ -20,12 +21,26 @@ pub struct Gpu {
 }
 
 /// The backends to try, in order: those `WGPU_BACKEND` names when set, else Vulkan then GL.
-fn backend_order() -> Result<Vec<wgpu::Backends>, DemoError> {
+#[cfg(not(target_arch = "wasm32"))]
+async fn backend_order() -> Result<Vec<wgpu::Backends>, DemoError> {
     backends_from(std::env::var("WGPU_BACKEND").ok().as_deref())
+}
+
+/// The backends to try in a browser: WebGPU when it hands out an adapter (some browsers have
+/// `navigator.gpu` and no adapter behind it), else WebGL2. Only one is tried, because a canvas
+/// keeps the first kind of context made on it.
+#[cfg(target_arch = "wasm32")]
+async fn backend_order() -> Result<Vec<wgpu::Backends>, DemoError> {
+    Ok(if wgpu::util::is_browser_webgpu_supported().await {
+        vec![wgpu::Backends::BROWSER_WEBGPU]
+    } else {
+        vec![wgpu::Backends::GL]
+    })
 }
 
 /// The backends to try for a `WGPU_BACKEND` value (`None`: unset): every comma-separated name
 /// must be one wgpu knows, so a typo is reported as such rather than as missing drivers.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn backends_from(value: Option<&str>) -> Result<Vec<wgpu::Backends>, DemoError> {
     const NAMES: [&str; 10] = [
         "vulkan", "vk", "dx12", "d3d12", "metal", "mtl", "opengl", "gles", "gl", "webgpu",
@@ -65,10 +80,18 @@ fn backend_name(b: wgpu::Backends) -> String {
 
 impl Gpu {
     /// Opens a device on the first backend that has an adapter (able to present to `window`
-    /// when given).
+    /// when given), waiting for it.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(window: Option<Arc<Window>>) -> Result<Self, DemoError> {
+        pollster::block_on(Self::connect(window))
+    }
+
+    /// Opens a device on the first backend that has an adapter (able to present to `window`
+    /// when given). A browser answers these requests asynchronously, so this is the one entry
+    /// point both targets share.
+    pub async fn connect(window: Option<Arc<Window>>) -> Result<Self, DemoError> {
         let mut tried = Vec::new();
-        for backends in backend_order()? {
+        for backends in backend_order().await? {
             tried.push(backend_name(backends));
             let mut desc = wgpu::InstanceDescriptor::from_env_or_default();
             desc.backends = backends;
@@ -86,26 +109,30 @@ impl Gpu {
                 force_fallback_adapter: false,
                 compatible_surface: surface.as_ref(),
             };
-            let Ok(adapter) = pollster::block_on(instance.request_adapter(&options)) else {
+            let Ok(adapter) = instance.request_adapter(&options).await else {
                 continue;
             };
             let limits =
                 wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits());
-            let (device, queue) =
-                pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            let (device, queue) = adapter
+                .request_device(&wgpu::DeviceDescriptor {
                     label: Some("spherewalk-demo"),
                     required_features: wgpu::Features::empty(),
                     required_limits: limits,
                     experimental_features: wgpu::ExperimentalFeatures::disabled(),
                     memory_hints: wgpu::MemoryHints::Performance,
                     trace: wgpu::Trace::Off,
-                }))?;
+                })
+                .await?;
             return Ok(Self {
                 adapter,
                 device,
                 queue,
                 surface,
             });
+        }
+        if cfg!(target_arch = "wasm32") {
+            return Err(DemoError::NoBrowserGraphics);
         }
         Err(DemoError::NoAdapter {
             tried: tried.join(", "),

@@ -5,6 +5,9 @@
 //! spherewalk-demo [SCENE.ron]
 //! spherewalk-demo --headless --frames 120 --screenshot out.png [--scene FILE] [--size 1280x720]
 //! ```
+//!
+//! Built for `wasm32-unknown-unknown` (`scripts/build-web.sh`) it plays in a web page's canvas
+//! instead; see [`web`].
 
 mod app;
 mod camera;
@@ -15,6 +18,7 @@ mod figures;
 #[cfg(feature = "gamepad")]
 mod gamepad;
 mod gpu;
+#[cfg(not(target_arch = "wasm32"))]
 mod headless;
 mod input;
 mod overlay;
@@ -23,12 +27,18 @@ mod play;
 mod render;
 mod scenery;
 mod scenes;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 
+#[cfg(not(target_arch = "wasm32"))]
 use cli::{Args, USAGE, parse_args};
+#[cfg(not(target_arch = "wasm32"))]
 use error::DemoError;
 
+#[cfg(not(target_arch = "wasm32"))]
 fn run(args: Args) -> Result<(), DemoError> {
     if args.headless {
         let report = headless::run(&args)?;
@@ -39,6 +49,7 @@ fn run(args: Args) -> Result<(), DemoError> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(Some(args)) => args,
@@ -58,4 +69,10 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// In a browser: called by the page's script once the module has loaded.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    web::start();
 }

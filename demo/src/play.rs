@@ -159,7 +159,7 @@ impl Play {
             input.crouch = controls.crouch();
             input.camera = self.camera.orientation();
         }
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let steps = self.scene.sim.advance(dt);
         if steps > 0 {
             let us = start.elapsed().as_secs_f32() * 1e6 / steps as f32;
@@ -167,6 +167,19 @@ impl Play {
         }
         self.follow(dt);
         steps
+    }
+
+    /// The controlled character's position (metres, world frame) and whether it stands on
+    /// ground (the browser page shows these to its tests).
+    pub fn probe(&self) -> Option<(spherewalk::Point3, bool)> {
+        let e = self.controlled?;
+        let ecs = &self.scene.sim.ecs;
+        let position = ecs.get::<&spherewalk::Pose>(e).ok()?.position;
+        let state = ecs
+            .get::<&spherewalk::MotorState>(e)
+            .map(|s| *s)
+            .unwrap_or_default();
+        Some((position, state.ground == spherewalk::GroundState::Grounded))
     }
 
     /// The camera view and everything to draw for a target of `size` pixels.
@@ -196,7 +209,7 @@ mod tests {
     use spherewalk::components::Name;
     use spherewalk::input::Wander;
     use spherewalk::world::WorldQueries;
-    use spherewalk::{MotorState, Pose, Vec3};
+    use spherewalk::{MotorState, Vec3};
     use winit::event::ElementState;
     use winit::keyboard::KeyCode;
 
@@ -205,13 +218,7 @@ mod tests {
     }
 
     fn position(play: &Play) -> spherewalk::Point3 {
-        let e = play.controlled.expect("a controlled character");
-        play.scene
-            .sim
-            .ecs
-            .get::<&Pose>(e)
-            .map(|p| p.position)
-            .expect("a pose")
+        play.probe().expect("a controlled character with a pose").0
     }
 
     /// Nearest scenery to `eye` (m, signed: negative inside a solid or behind a one-sided

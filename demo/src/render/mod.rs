@@ -258,6 +258,7 @@ impl Renderer {
     }
 
     /// The target size in pixels.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn size(&self) -> (u32, u32) {
         self.size
     }
@@ -268,6 +269,7 @@ impl Renderer {
     }
 
     /// The target format.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn format(&self) -> wgpu::TextureFormat {
         self.format
     }
