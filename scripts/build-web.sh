@@ -4,7 +4,8 @@
 #
 # Needs the wasm32-unknown-unknown target (added with rustup when missing) and wasm-bindgen-cli
 # at exactly the version of the wasm-bindgen crate in Cargo.lock (installed with cargo when
-# missing). wasm-opt (Debian/npm package binaryen) shrinks the module further when installed.
+# missing). wasm-opt (binaryen 117 or later, e.g. `npm install -g binaryen`) shrinks the module
+# further when installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
@@ -41,18 +42,22 @@ wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name spherewalk
   "target/$target/$profile/spherewalk-demo.wasm"
 
 wasm="$out/spherewalk_bg.wasm"
-if command -v wasm-opt >/dev/null 2>&1; then
-  # The features rustc's wasm32 target enables by default; wasm-opt keeps to them.
-  if wasm-opt -Os --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
-      --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
-      "$wasm" -o "$wasm.opt"; then
-    mv "$wasm.opt" "$wasm"
-  else
-    rm -f "$wasm.opt"
-    echo "build-web: wasm-opt failed; keeping the module as rustc made it" >&2
-  fi
+# wasm-opt shrinks the module by about a sixth more. Binaryen before 117 mistypes the table
+# of JavaScript references wasm-bindgen sets up (Debian 12's 108 does: the page then fails at
+# load with "WebAssembly.Table.set(): Argument 1 is invalid"), so an older one is passed over.
+# `npm install -g binaryen` gives a current one.
+wasm_opt=$(command -v wasm-opt || true)
+wasm_opt_version=$([ -n "$wasm_opt" ] && "$wasm_opt" --version 2>/dev/null | sed -n 's/^wasm-opt version \([0-9]*\).*/\1/p' || true)
+if [ -z "$wasm_opt" ]; then
+  echo "build-web: wasm-opt not installed (npm install -g binaryen): the module is as rustc made it"
+elif [ "${wasm_opt_version:-0}" -lt 117 ]; then
+  echo "build-web: $wasm_opt is binaryen ${wasm_opt_version:-?}, older than 117, which breaks wasm-bindgen's modules: not used"
+elif "$wasm_opt" -Os "$wasm" -o "$wasm.opt"; then
+  mv "$wasm.opt" "$wasm"
+  echo "build-web: shrunk with $wasm_opt (binaryen $wasm_opt_version)"
 else
-  echo "build-web: wasm-opt not installed (apt-get install binaryen): the module is not shrunk further"
+  rm -f "$wasm.opt"
+  echo "build-web: wasm-opt failed; keeping the module as rustc made it" >&2
 fi
 cp web/index.html "$out/"
 

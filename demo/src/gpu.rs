@@ -146,8 +146,14 @@ impl Gpu {
     }
 
     /// The MSAA sample count to use for `format`: 4 where the adapter supports it (for the
-    /// colour format and the depth format), else 1.
+    /// colour format and the depth format), else 1. In a browser drawing on the CPU
+    /// (SwiftShader) it is 1: there every sample is paid for in frame time.
     pub fn sample_count(&self, format: wgpu::TextureFormat) -> u32 {
+        if cfg!(target_arch = "wasm32")
+            && self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+        {
+            return 1;
+        }
         let ok = |f: wgpu::TextureFormat| {
             self.adapter
                 .get_texture_format_features(f)

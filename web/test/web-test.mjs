@@ -2,8 +2,8 @@
 // rendering: it loads with no console error and draws its first frame within 60 s; a
 // screenshot shows sky, ground and the orange controlled character; W held for 2 s walks the
 // character at least 2 m and Space lifts it off the ground (read from `window.spherewalk`,
-// which the page sets each frame); a number key loads another scene. Screenshots and a
-// summary go to target/web-test/.
+// which the page sets each frame); a number key loads another scene; a browser without WebGPU
+// and WebGL2 gets a message. Screenshots and a summary go to target/web-test/.
 //
 // Run from the repository root: node web/test/web-test.mjs   (CHROMIUM=path to override
 // /usr/bin/chromium). Exits non-zero on the first failed check.
@@ -12,8 +12,8 @@ import fs from "node:fs";
 import { chromium } from "playwright-core";
 
 const OUT = "target/web-test";
-const WIDTH = 1280;
-const HEIGHT = 720;
+const WIDTH = Number(process.env.W || 1280);
+const HEIGHT = Number(process.env.H || 720);
 fs.mkdirSync(OUT, { recursive: true });
 const log = [];
 const note = (line) => {
@@ -153,7 +153,7 @@ try {
   // Sky above the level, right of the panel; the level's floor at the bottom middle; the
   // orange character in the middle (docs/screenshots/galaxy_ui.png is the same view).
   const stats = await regions(browser, shot, {
-    sky: [0.3, 0.02, 0.98, 0.12],
+    sky: [0.3, 0.05, 0.98, 0.15],
     ground: [0.25, 0.75, 0.6, 0.95],
     middle: [0.3, 0.3, 0.7, 0.8],
   });
@@ -198,6 +198,28 @@ try {
   note(`key 2: scene "${sceneBefore}" became "${(await probe(page)).scene}"`);
   await page.screenshot({ path: `${OUT}/scene2.png` });
   noErrors("while playing");
+  await page.close();
+
+  // A browser with neither WebGPU nor WebGL2 gets a message, not a blank page.
+  const bare = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-3d-apis", "--disable-background-networking", "--no-first-run"],
+  });
+  try {
+    const blank = await bare.newPage();
+    await blank.goto(address);
+    await blank.waitForFunction(() => document.getElementById("status").className === "error", null, {
+      timeout: 30_000,
+    });
+    const message = await blank.locator("#status").textContent();
+    if (!message.includes("neither WebGPU nor WebGL2")) fail(`without WebGL the page says: ${message}`);
+    if (!(await blank.locator("#loading").isHidden())) fail("without WebGL the loading line stays");
+    await blank.screenshot({ path: `${OUT}/no-webgl.png` });
+    note(`without WebGPU and WebGL2 the page says: "${message.split("\n")[0]}"`);
+  } finally {
+    await bare.close();
+  }
   note(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (e) {
   failed = e;
