@@ -71,8 +71,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// In a browser: called by the page's script once the module has loaded.
+/// In a browser: called by the page's script once the module has loaded. Errors in the
+/// address or the scene are shown on the page, as later ones are.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    web::start();
+    web::show_panics();
+    if let Err(e) = web::args().and_then(app::run) {
+        web::fail(&e.to_string());
+    }
 }

@@ -1,5 +1,5 @@
-//! The browser build's side of the page (`web/index.html`): the start from the page's address,
-//! the status line the page shows while loading and on failure, and the values the page
+//! The browser build's side of the page (`web/index.html`): the arguments from the page's
+//! address, the status line the page shows while loading and on failure, and the values the page
 //! exposes for tests (`window.spherewalk`).
 //!
 //! The page's address chooses what the command line would: `?scene=planet&debug&hide-ui`.
@@ -17,21 +17,22 @@ pub fn canvas() -> Option<web_sys::HtmlCanvasElement> {
     element("spherewalk")?.dyn_into().ok()
 }
 
-/// Starts the demo in the page: errors in the address, the scene or the device are shown on
-/// the page; so is a panic.
-pub fn start() {
+/// Shows panics on the page (and in the console) rather than only in the console.
+pub fn show_panics() {
     std::panic::set_hook(Box::new(|info| {
         fail(&format!("spherewalk stopped: {info}"))
     }));
+}
+
+/// What the page's address asks for (`?scene=planet&debug`), as the command line would.
+///
+/// # Errors
+/// As [`parse_args`], for a key it does not know or a bad value.
+pub fn args() -> Result<Args, crate::error::DemoError> {
     let query = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    let started = parse_args(query_to_args(&query))
-        .map(|args| args.unwrap_or_else(default_args))
-        .and_then(crate::app::run);
-    if let Err(e) = started {
-        fail(&e.to_string());
-    }
+    parse_args(query_to_args(&query)).map(|args| args.unwrap_or_else(default_args))
 }
 
 /// The arguments of a page that asks for nothing.
