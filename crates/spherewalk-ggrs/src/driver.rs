@@ -1,0 +1,226 @@
+//! The GGRS side of a [`Sim`]: [`Rollback`] (the session's types) and [`RollbackSim`], which
+//! answers the session's requests.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+
+use ggrs::{GgrsRequest, InputStatus};
+use spherewalk::hecs::Entity;
+use spherewalk::input::PlayerInput;
+use spherewalk::{Sim, Snapshot, SnapshotError};
+use thiserror::Error;
+
+use crate::NetInput;
+
+/// The GGRS configuration for spherewalk: [`NetInput`] crosses the network, a [`Snapshot`] is
+/// the saved state, peers are socket addresses. Missing inputs are predicted as the last one
+/// received (players hold sticks and buttons).
+#[derive(Debug)]
+pub struct Rollback;
+
+impl ggrs::Config for Rollback {
+    type Input = NetInput;
+    type InputPredictor = ggrs::PredictRepeatLast;
+    type State = Snapshot;
+    type Address = SocketAddr;
+}
+
+/// What a [`RollbackSim`] has done since it was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Frames stepped, re-simulations included.
+    pub advanced: u64,
+    /// States saved.
+    pub saved: u64,
+    /// Rollbacks: states loaded to re-simulate from.
+    pub rollbacks: u64,
+    /// Frames stepped again after a rollback (each frame once per rollback it was in).
+    pub resimulated: u64,
+}
+
+/// Why a GGRS request could not be answered.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum RollbackError {
+    /// The session asked to load a state it never saved.
+    #[error("GGRS asked to load frame {0}, for which no state was saved")]
+    NothingSaved(ggrs::Frame),
+    /// The saved state does not fit this Sim (another scene, or characters spawned since).
+    #[error("the state of frame {frame} does not restore: {source}")]
+    Restore {
+        /// The frame it was saved at.
+        frame: ggrs::Frame,
+        /// Why.
+        source: SnapshotError,
+    },
+    /// The session's inputs are not one per player of this `RollbackSim`.
+    #[error("GGRS gave inputs for {given} players; this sim has {players}")]
+    PlayerCount {
+        /// Inputs in the request.
+        given: usize,
+        /// Players of the sim.
+        players: usize,
+    },
+    /// A player entity given to [`RollbackSim::new`] is not a character with player input.
+    #[error("player {0} is not a character with player input")]
+    NotAPlayer(usize),
+}
+
+/// A [`Sim`] driven by a GGRS session: player `i` of the session (its handle) steers the
+/// character `players[i]`. Each frame the game adds its local input to the session, calls
+/// `advance_frame`, and hands the requests to [`RollbackSim::handle`].
+pub struct RollbackSim {
+    sim: Sim,
+    players: Vec<Entity>,
+    counters: Counters,
+    /// The checksums of the last [`KEPT_CHECKSUMS`] frames saved, oldest first.
+    saves: VecDeque<(ggrs::Frame, u128)>,
+}
+
+/// How many saved frames' checksums a [`RollbackSim`] remembers.
+pub const KEPT_CHECKSUMS: usize = 128;
+
+impl RollbackSim {
+    /// Wraps `sim`, whose characters `players` (in the session's player order) take the
+    /// session's inputs.
+    ///
+    /// # Errors
+    /// [`RollbackError::NotAPlayer`] when one of `players` has no [`PlayerInput`] (give it one
+    /// with [`Sim::set_player_input`]).
+    pub fn new(sim: Sim, players: Vec<Entity>) -> Result<Self, RollbackError> {
+        for (i, &e) in players.iter().enumerate() {
+            if sim.ecs.get::<&PlayerInput>(e).is_err() {
+                return Err(RollbackError::NotAPlayer(i));
+            }
+        }
+        Ok(Self {
+            sim,
+            players,
+            counters: Counters::default(),
+            saves: VecDeque::with_capacity(KEPT_CHECKSUMS),
+        })
+    }
+
+    /// The sim, to draw or inspect.
+    pub fn sim(&self) -> &Sim {
+        &self.sim
+    }
+
+    /// The players' characters, in the session's player order.
+    pub fn players(&self) -> &[Entity] {
+        &self.players
+    }
+
+    /// What was done so far.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// The checksum of the state last saved for `frame`, while it is among the last
+    /// [`KEPT_CHECKSUMS`] frames saved: once the session has confirmed the frames before it,
+    /// every peer's is the same. For comparing peers, and for finding where a desync began.
+    pub fn checksum_at(&self, frame: ggrs::Frame) -> Option<u128> {
+        self.saves
+            .iter()
+            .rev()
+            .find(|(f, _)| *f == frame)
+            .map(|(_, sum)| *sum)
+    }
+
+    /// The checksum of the sim's current state (see [`checksum`]).
+    pub fn checksum(&self) -> u128 {
+        checksum(&self.sim.snapshot())
+    }
+
+    /// Answers one `advance_frame`'s requests, in order: saves with [`Sim::snapshot`] (and
+    /// its [`checksum`]), loads with [`Sim::restore`], advances by writing each player's
+    /// input and running one [`Sim::step`]. A disconnected player's character gets no input
+    /// (it stands still).
+    ///
+    /// # Errors
+    /// See [`RollbackError`]; the requests after a failed one are not answered.
+    pub fn handle(&mut self, requests: Vec<GgrsRequest<Rollback>>) -> Result<(), RollbackError> {
+        let mut loaded = false;
+        for request in requests {
+            match request {
+                GgrsRequest::SaveGameState { cell, frame } => {
+                    let snapshot = self.sim.snapshot();
+                    let sum = checksum(&snapshot);
+                    cell.save(frame, Some(snapshot), Some(sum));
+                    self.counters.saved += 1;
+                    self.saves.retain(|(f, _)| *f != frame);
+                    if self.saves.len() == KEPT_CHECKSUMS {
+                        self.saves.pop_front();
+                    }
+                    self.saves.push_back((frame, sum));
+                }
+                GgrsRequest::LoadGameState { cell, frame } => {
+                    let snapshot = cell.load().ok_or(RollbackError::NothingSaved(frame))?;
+                    self.sim
+                        .restore(&snapshot)
+                        .map_err(|source| RollbackError::Restore { frame, source })?;
+                    self.counters.rollbacks += 1;
+                    loaded = true;
+                }
+                GgrsRequest::AdvanceFrame { inputs } => {
+                    self.advance(&inputs)?;
+                    if loaded {
+                        self.counters.resimulated += 1;
+                    }
+                }
+            }
+        }
+        // The last frame after a rollback is the new one, not a re-simulation.
+        if loaded {
+            self.counters.resimulated = self.counters.resimulated.saturating_sub(1);
+        }
+        Ok(())
+    }
+
+    fn advance(&mut self, inputs: &[(NetInput, InputStatus)]) -> Result<(), RollbackError> {
+        if inputs.len() != self.players.len() {
+            return Err(RollbackError::PlayerCount {
+                given: inputs.len(),
+                players: self.players.len(),
+            });
+        }
+        for (&entity, (input, status)) in self.players.iter().zip(inputs) {
+            let input = match status {
+                InputStatus::Disconnected => NetInput::default(),
+                InputStatus::Confirmed | InputStatus::Predicted => *input,
+            };
+            if let Ok(mut player) = self.sim.ecs.get::<&mut PlayerInput>(entity) {
+                input.apply(&mut player);
+            }
+        }
+        self.sim.step();
+        self.counters.advanced += 1;
+        Ok(())
+    }
+}
+
+/// The bytes of `snapshot` as bincode 1 writes them: what [`checksum`] hashes, and the size
+/// of a saved state.
+fn snapshot_encoding(snapshot: &Snapshot) -> Vec<u8> {
+    // Serializing plain data into a Vec cannot fail; an empty Vec would only weaken the
+    // checksum, never panic.
+    bincode::serialize(snapshot).unwrap_or_default()
+}
+
+/// Size of `snapshot` in bytes, encoded with bincode 1 (what it costs to store or send).
+pub fn snapshot_bytes(snapshot: &Snapshot) -> usize {
+    snapshot_encoding(snapshot).len()
+}
+
+/// A 128-bit checksum of everything `snapshot` holds (two FNV-1a 64 hashes of its bincode
+/// encoding, with different offsets), for GGRS's desync detection: two peers whose sims hold
+/// the same state, bit for bit, have the same checksum.
+pub fn checksum(snapshot: &Snapshot) -> u128 {
+    const PRIME: u64 = 0x0100_0000_01b3;
+    let (mut a, mut b) = (0xcbf2_9ce4_8422_2325_u64, 0x6c62_272e_07bb_0142_u64);
+    for byte in snapshot_encoding(snapshot) {
+        a = (a ^ u64::from(byte)).wrapping_mul(PRIME);
+        b = (b ^ u64::from(byte.rotate_left(3))).wrapping_mul(PRIME);
+    }
+    (u128::from(a) << 64) | u128::from(b)
+}
