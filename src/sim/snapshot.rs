@@ -16,12 +16,29 @@ use thiserror::Error;
 /// step count and the clock's carried-over time. Static data (the colliders' shapes, gravity
 /// fields, names, settings) is not in it: it restores into the Sim it came from, or one built
 /// the same way (the same scene).
+///
+/// With dynamic bodies on (feature `rapier`), it also holds a copy of the rapier world
+/// ([`Snapshot::physics`]), so a scene with crates restores and replays bit for bit on one
+/// machine. That copy stays in memory: serializing a snapshot leaves it out, and a
+/// deserialized snapshot does not restore into a sim with dynamic bodies
+/// ([`SnapshotError::NoPhysics`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Snapshot {
     steps: u64,
     accumulator: f64,
     characters: Vec<CharacterState>,
     platforms: Vec<PlatformState>,
+    #[cfg(feature = "rapier")]
+    #[serde(skip)]
+    physics: Option<Box<spherewalk_rapier::PhysicsState>>,
+}
+
+impl Snapshot {
+    /// The rapier world saved with the sim, when dynamic bodies were on (feature `rapier`).
+    #[cfg(feature = "rapier")]
+    pub fn physics(&self) -> Option<&spherewalk_rapier::PhysicsState> {
+        self.physics.as_deref()
+    }
 }
 
 /// One character's dynamic state.
@@ -61,6 +78,10 @@ pub enum SnapshotError {
     /// [`spherewalk_core::Motor::new`]): the snapshot was edited or comes from other settings.
     #[error("the snapshot's stack for entity {0:#x} does not fit that character's settings")]
     StackOutOfScale(u64),
+    /// The sim has dynamic bodies and the snapshot holds no rapier world (it was serialized
+    /// and read back, which leaves the world out, or taken before physics was on).
+    #[error("the sim has dynamic bodies and the snapshot holds no rapier world")]
+    NoPhysics,
 }
 
 type CharacterItem<'a> = (
@@ -124,6 +145,8 @@ impl Sim {
             accumulator: self.clock.accumulator(),
             characters,
             platforms,
+            #[cfg(feature = "rapier")]
+            physics: self.physics.as_ref().map(|p| Box::new(p.physics.save())),
         }
     }
 
@@ -138,6 +161,11 @@ impl Sim {
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
         self.check_entities(snapshot)?;
         self.check_stacks(snapshot)?;
+        #[cfg(feature = "rapier")]
+        if let Some(p) = self.physics.as_mut() {
+            let saved = snapshot.physics.as_ref().ok_or(SnapshotError::NoPhysics)?;
+            p.physics.restore(saved);
+        }
         for saved in &snapshot.characters {
             self.restore_character(saved);
         }

@@ -207,18 +207,27 @@ fn snapshot_encoding(snapshot: &Snapshot) -> Vec<u8> {
     bincode::serialize(snapshot).unwrap_or_default()
 }
 
-/// Size of `snapshot` in bytes, encoded with bincode 1 (what it costs to store or send).
+/// Size of `snapshot` in bytes, encoded with bincode 1 (what it costs to store or send; the
+/// rapier world a snapshot holds in memory is not encoded, see [`Snapshot`]).
 pub fn snapshot_bytes(snapshot: &Snapshot) -> usize {
     snapshot_encoding(snapshot).len()
 }
 
 /// A 128-bit checksum of everything `snapshot` holds (two FNV-1a 64 hashes of its bincode
 /// encoding, with different offsets), for GGRS's desync detection: two peers whose sims hold
-/// the same state, bit for bit, have the same checksum.
+/// the same state, bit for bit, have the same checksum. With dynamic bodies (feature
+/// `rapier`) the rapier world's bodies count too, through
+/// [`PhysicsState::digest`](spherewalk::physics::spherewalk_rapier::PhysicsState::digest).
 pub fn checksum(snapshot: &Snapshot) -> u128 {
     const PRIME: u64 = 0x0100_0000_01b3;
     let (mut a, mut b) = (0xcbf2_9ce4_8422_2325_u64, 0x6c62_272e_07bb_0142_u64);
-    for byte in snapshot_encoding(snapshot) {
+    #[cfg_attr(not(feature = "rapier"), allow(unused_mut))]
+    let mut bytes = snapshot_encoding(snapshot);
+    #[cfg(feature = "rapier")]
+    if let Some(physics) = snapshot.physics() {
+        bytes.extend_from_slice(&physics.digest().to_le_bytes());
+    }
+    for byte in bytes {
         a = (a ^ u64::from(byte)).wrapping_mul(PRIME);
         b = (b ^ u64::from(byte.rotate_left(3))).wrapping_mul(PRIME);
     }

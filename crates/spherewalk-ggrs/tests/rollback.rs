@@ -16,9 +16,8 @@ use spherewalk_ggrs::{Rollback, RollbackSim};
 
 /// GGRS's sync test: every frame it loads the state from 7 frames back, re-simulates, and
 /// compares the checksums of the re-simulated states with the first ones. 300 frames.
-#[test]
-fn a_sync_test_session_rolls_back_every_frame_and_never_mismatches() {
-    let mut sim = playground(false, 2);
+fn sync_test(dynamics: bool) {
+    let mut sim = playground(dynamics, 2);
     let mut session = SessionBuilder::<Rollback>::new()
         .with_num_players(2)
         .and_then(|b| b.add_player(PlayerType::Local, 0))
@@ -42,7 +41,20 @@ fn a_sync_test_session_rolls_back_every_frame_and_never_mismatches() {
     assert_eq!(c.rollbacks, 300 - 8, "{c:?}");
     assert_eq!(c.resimulated, c.rollbacks * 7, "{c:?}");
     // The same inputs with no rollback at all end at the same state.
-    assert_eq!(sim.checksum(), reference(playground(false, 2), 300, 0));
+    assert_eq!(sim.checksum(), reference(playground(dynamics, 2), 300, 0));
+}
+
+#[test]
+fn a_sync_test_session_rolls_back_every_frame_and_never_mismatches() {
+    sync_test(false);
+}
+
+/// The same with the playground's crates, stack, seesaw and ball: the snapshots carry the
+/// rapier world, and its bodies are in the checksum.
+#[cfg(feature = "rapier")]
+#[test]
+fn with_dynamic_bodies_a_sync_test_never_mismatches() {
+    sync_test(true);
 }
 
 /// One peer: its session, its sim, and what it saw.
@@ -67,6 +79,16 @@ fn peers(n: usize, impairment: Impairment) -> Vec<Peer> {
 
 /// As [`peers`], peer 0 also hosting a spectator at `spectator`.
 fn peers_with(n: usize, impairment: Impairment, spectator: Option<SocketAddr>) -> Vec<Peer> {
+    peers_in(false, n, impairment, spectator)
+}
+
+/// As [`peers_with`], in the playground with its dynamic bodies when `dynamics`.
+fn peers_in(
+    dynamics: bool,
+    n: usize,
+    impairment: Impairment,
+    spectator: Option<SocketAddr>,
+) -> Vec<Peer> {
     let sockets: Vec<UdpSocket> = (0..n)
         .map(|_| UdpSocket::bind("127.0.0.1:0".parse().unwrap_or_else(|e| panic!("{e}"))))
         .collect::<Result<_, _>>()
@@ -106,7 +128,7 @@ fn peers_with(n: usize, impairment: Impairment, spectator: Option<SocketAddr>) -
                 session: builder
                     .start_p2p_session(socket)
                     .unwrap_or_else(|e| panic!("{e}")),
-                sim: playground(false, n),
+                sim: playground(dynamics, n),
                 handle: me,
                 skip: 0,
                 desyncs: 0,
@@ -192,7 +214,12 @@ fn drive(
 /// no desync, at least `min_rollbacks` rollbacks on every peer, every peer's state at the last
 /// frame is the reference's.
 fn play(n: usize, frames: i32, impairment: Impairment, min_rollbacks: u64) {
-    let mut peers = peers(n, impairment);
+    play_in(false, n, frames, impairment, min_rollbacks);
+}
+
+/// As [`play`], in the playground with its dynamic bodies when `dynamics`.
+fn play_in(dynamics: bool, n: usize, frames: i32, impairment: Impairment, min_rollbacks: u64) {
+    let mut peers = peers_in(dynamics, n, impairment, None);
     // Until every peer has confirmed a few frames past the last one compared.
     drive(
         &mut peers,
@@ -204,7 +231,7 @@ fn play(n: usize, frames: i32, impairment: Impairment, min_rollbacks: u64) {
                 .all(|p| p.session.confirmed_frame() >= frames + 4)
         },
     );
-    let expected = reference(playground(false, n), frames, DELAY as i32);
+    let expected = reference(playground(dynamics, n), frames, DELAY as i32);
     for p in &peers {
         let c = p.sim.counters();
         eprintln!(
@@ -242,6 +269,12 @@ fn two_peers_over_a_bad_link_end_where_one_sim_does() {
 #[test]
 fn four_peers_over_a_bad_link_end_where_one_sim_does() {
     play(4, 1200, BAD_LINK, 100);
+}
+
+#[cfg(feature = "rapier")]
+#[test]
+fn with_dynamic_bodies_two_peers_end_where_one_sim_does() {
+    play_in(true, 2, 1200, BAD_LINK, 100);
 }
 
 /// Three peers; at frame 300 the third one goes silent, and a stranger's socket floods the

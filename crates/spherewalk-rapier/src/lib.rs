@@ -42,6 +42,6 @@ mod push;
 
 pub use geometry::{RapierGeometry, collider_handle, collider_id};
 pub use layered::Layered;
-pub use physics::Physics;
+pub use physics::{Physics, PhysicsState};
 pub use push::{BodySettings, BodySettingsError, CharacterBody, Pushed};
 pub use rapier3d;

@@ -86,6 +86,39 @@ impl Physics {
         self.transient.push((handle, force, torque));
     }
 
+    /// A copy of everything that changes as the world steps, for [`Physics::restore`]:
+    /// rollback netcode saves one each frame. The sets are cloned (shapes are shared, not
+    /// copied), so a save costs about what the world's bodies, contacts and BVH weigh.
+    pub fn save(&self) -> PhysicsState {
+        PhysicsState {
+            bodies: self.bodies.clone(),
+            colliders: self.colliders.clone(),
+            params: self.params,
+            broad_phase: self.broad_phase.clone(),
+            narrow_phase: self.narrow_phase.clone(),
+            islands: self.islands.clone(),
+            impulse_joints: self.impulse_joints.clone(),
+            multibody_joints: self.multibody_joints.clone(),
+            ccd: self.ccd.clone(),
+        }
+    }
+
+    /// Puts the world back as `state` saw it: stepping on from here gives the same bits as
+    /// stepping on from there (on the same machine and build). The pipeline keeps only
+    /// scratch space between steps, so it needs no restoring.
+    pub fn restore(&mut self, state: &PhysicsState) {
+        self.bodies.clone_from(&state.bodies);
+        self.colliders.clone_from(&state.colliders);
+        self.params = state.params;
+        self.broad_phase.clone_from(&state.broad_phase);
+        self.narrow_phase.clone_from(&state.narrow_phase);
+        self.islands.clone_from(&state.islands);
+        self.impulse_joints.clone_from(&state.impulse_joints);
+        self.multibody_joints.clone_from(&state.multibody_joints);
+        self.ccd.clone_from(&state.ccd);
+        self.transient.clear();
+    }
+
     /// The world as the character motor sees it (see [`RapierGeometry`]).
     pub fn geometry(&self) -> RapierGeometry<'_> {
         RapierGeometry::new(&self.bodies, &self.colliders, &self.broad_phase)
@@ -118,5 +151,67 @@ impl Physics {
             self.add_step_force(handle, force, None);
         }
         pulled
+    }
+}
+
+/// A saved [`Physics`] world ([`Physics::save`]): its bodies, colliders, joints, broad and
+/// narrow phases, islands, CCD state and integration parameters.
+#[derive(Clone)]
+pub struct PhysicsState {
+    bodies: RigidBodySet,
+    colliders: ColliderSet,
+    params: IntegrationParameters,
+    broad_phase: BroadPhaseBvh,
+    narrow_phase: NarrowPhase,
+    islands: IslandManager,
+    impulse_joints: ImpulseJointSet,
+    multibody_joints: MultibodyJointSet,
+    ccd: CCDSolver,
+}
+
+impl PhysicsState {
+    /// The saved rigid bodies (world frame; m, kg, s).
+    pub fn bodies(&self) -> &RigidBodySet {
+        &self.bodies
+    }
+
+    /// A 64-bit digest (FNV-1a) of every saved body's handle, pose, velocities and sleep
+    /// state, bit for bit, in handle order: two worlds that moved differently differ here.
+    pub fn digest(&self) -> u64 {
+        let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+        let mut eat = |bits: u64| {
+            for byte in bits.to_le_bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        let mut bodies: Vec<_> = self.bodies.iter().collect();
+        bodies.sort_by_key(|(h, _)| h.into_raw_parts());
+        for (handle, body) in bodies {
+            let (index, generation) = handle.into_raw_parts();
+            eat((u64::from(index) << 32) | u64::from(generation));
+            let pose = body.position();
+            let numbers = pose
+                .translation
+                .vector
+                .iter()
+                .chain(pose.rotation.coords.iter())
+                .chain(body.linvel().iter())
+                .chain(body.angvel().iter());
+            for n in numbers {
+                eat(u64::from(n.to_bits()));
+            }
+            eat(u64::from(body.is_sleeping()));
+        }
+        hash
+    }
+}
+
+impl std::fmt::Debug for PhysicsState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PhysicsState")
+            .field("bodies", &self.bodies.len())
+            .field("colliders", &self.colliders.len())
+            .field("digest", &format_args!("{:016x}", self.digest()))
+            .finish()
     }
 }
