@@ -98,7 +98,7 @@ pub fn fail(text: &str) {
     web_sys::console::error_1(&JsValue::from_str(text));
 }
 
-/// After each drawn frame: the page learns the frame is up (its loading line goes), and
+/// After each frame shown: the page learns a frame is up (its loading line goes), and
 /// `window.spherewalk` holds the numbers tests read: `frames`, `fps`, `scene`, `adapter`, and
 /// the controlled character's `position` (`[x, y, z]`, metres, world frame) and `grounded`.
 pub fn frame_drawn(play: &Play, frames: u32, fps: f32, adapter: &str) {
@@ -120,8 +120,9 @@ pub fn frame_drawn(play: &Play, frames: u32, fps: f32, adapter: &str) {
         set("grounded", grounded.into());
     }
     let _ = Reflect::set(&window, &JsValue::from_str("spherewalk"), &state);
-    if frames == 1
-        && let Some(e) = element("loading")
+    // The first frame shown (whichever frame number that is) takes the loading line away.
+    if let Some(e) = element("loading")
+        && !e.has_attribute("hidden")
     {
         e.set_attribute("hidden", "").ok();
     }
