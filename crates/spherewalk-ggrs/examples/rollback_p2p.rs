@@ -12,9 +12,6 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use spherewalk::components::Character;
-use spherewalk::hecs::Entity;
-use spherewalk::input::PlayerInput;
 use spherewalk::scene::SceneFile;
 use spherewalk_ggrs::ggrs::{
     DesyncDetection, GgrsError, GgrsEvent, P2PSession, PlayerType, SessionBuilder, SessionState,
@@ -67,21 +64,10 @@ fn playground(players: usize) -> Result<RollbackSim, Error> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/playground.ron");
     let mut file = SceneFile::read(&path)?;
     file.clear_dynamics();
-    let mut sim = file
+    let sim = file
         .build(path.parent().unwrap_or(Path::new(".")), &path)?
         .sim;
-    let mut characters: Vec<Entity> = sim
-        .ecs
-        .query::<(Entity, &Character)>()
-        .iter()
-        .map(|(e, _)| e)
-        .collect();
-    characters.sort();
-    characters.truncate(players);
-    for &e in &characters {
-        sim.set_player_input(e, PlayerInput::default())?;
-    }
-    Ok(RollbackSim::new(sim, characters)?)
+    Ok(RollbackSim::with_first_characters(sim, players)?)
 }
 
 /// A player's input: a new random stick, heading and buttons every 10 frames.

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use ggrs::{GgrsRequest, InputStatus};
+use spherewalk::components::Character;
 use spherewalk::hecs::Entity;
 use spherewalk::input::PlayerInput;
 use spherewalk::{Sim, Snapshot, SnapshotError};
@@ -64,6 +65,15 @@ pub enum RollbackError {
     /// A player entity given to [`RollbackSim::new`] is not a character with player input.
     #[error("player {0} is not a character with player input")]
     NotAPlayer(usize),
+    /// [`RollbackSim::with_first_characters`] asked for more players than the sim has
+    /// characters.
+    #[error("{wanted} players asked for; the sim has {have} characters")]
+    TooFewCharacters {
+        /// Players asked for.
+        wanted: usize,
+        /// Characters in the sim.
+        have: usize,
+    },
 }
 
 /// A [`Sim`] driven by a GGRS session: player `i` of the session (its handle) steers the
@@ -99,6 +109,34 @@ impl RollbackSim {
             counters: Counters::default(),
             saves: VecDeque::with_capacity(KEPT_CHECKSUMS),
         })
+    }
+
+    /// Wraps `sim` with its first `players` characters (in spawn order) as the session's
+    /// players, in that order, each given a default [`PlayerInput`] in place of its AI or
+    /// script.
+    ///
+    /// # Errors
+    /// [`RollbackError::TooFewCharacters`] when the sim has fewer characters.
+    pub fn with_first_characters(mut sim: Sim, players: usize) -> Result<Self, RollbackError> {
+        let mut characters: Vec<Entity> = sim
+            .ecs
+            .query::<(Entity, &Character)>()
+            .iter()
+            .map(|(e, _)| e)
+            .collect();
+        if characters.len() < players {
+            return Err(RollbackError::TooFewCharacters {
+                wanted: players,
+                have: characters.len(),
+            });
+        }
+        characters.sort();
+        characters.truncate(players);
+        for (i, &e) in characters.iter().enumerate() {
+            sim.set_player_input(e, PlayerInput::default())
+                .map_err(|_| RollbackError::NotAPlayer(i))?;
+        }
+        Self::new(sim, characters)
     }
 
     /// The sim, to draw or inspect.

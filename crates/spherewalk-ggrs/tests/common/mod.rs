@@ -5,9 +5,6 @@
 use std::path::Path;
 
 use spherewalk::Sim;
-use spherewalk::components::Character;
-use spherewalk::hecs::Entity;
-use spherewalk::input::PlayerInput;
 use spherewalk::scene::SceneFile;
 use spherewalk_ggrs::{NetInput, RollbackSim, ggrs};
 
@@ -20,25 +17,8 @@ pub fn playground(dynamics: bool, players: usize) -> RollbackSim {
         file.clear_dynamics();
     }
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut sim: Sim = file.build(dir, &path).unwrap_or_else(|e| panic!("{e}")).sim;
-    let mut characters: Vec<Entity> = sim
-        .ecs
-        .query::<(Entity, &Character)>()
-        .iter()
-        .map(|(e, _)| e)
-        .collect();
-    characters.sort();
-    assert!(
-        characters.len() >= players,
-        "the playground has {} characters",
-        characters.len()
-    );
-    characters.truncate(players);
-    for &e in &characters {
-        sim.set_player_input(e, PlayerInput::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    RollbackSim::new(sim, characters).unwrap_or_else(|e| panic!("{e}"))
+    let sim: Sim = file.build(dir, &path).unwrap_or_else(|e| panic!("{e}")).sim;
+    RollbackSim::with_first_characters(sim, players).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Player `player`'s scripted input at frame `frame`: a new stick, heading and buttons every
