@@ -2,7 +2,7 @@
 //! that serializes with serde.
 
 use super::Sim;
-use crate::body::reshape_body;
+use crate::body::{body_pose, reshape_body};
 use crate::components::{Body, Character, LastStep, Platform, PreviousPose, Stance};
 use crate::input::{PlayerInput, Script, Wander};
 use hecs::Entity;
@@ -19,7 +19,8 @@ use thiserror::Error;
 ///
 /// With dynamic bodies on (feature `rapier`), it also holds a copy of the rapier world
 /// ([`Snapshot::physics`]), so a scene with crates restores and replays bit for bit on one
-/// machine. That copy stays in memory: serializing a snapshot leaves it out, and a
+/// machine. Serializing a snapshot writes that copy only with feature `rapier-serde` (every
+/// collider's shape, the scenery's meshes included); without it, it stays in memory, and a
 /// deserialized snapshot does not restore into a sim with dynamic bodies
 /// ([`SnapshotError::NoPhysics`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -29,7 +30,7 @@ pub struct Snapshot {
     characters: Vec<CharacterState>,
     platforms: Vec<PlatformState>,
     #[cfg(feature = "rapier")]
-    #[serde(skip)]
+    #[cfg_attr(not(feature = "rapier-serde"), serde(skip))]
     physics: Option<Box<spherewalk_rapier::PhysicsState>>,
 }
 
@@ -39,6 +40,30 @@ impl Snapshot {
     pub fn physics(&self) -> Option<&spherewalk_rapier::PhysicsState> {
         self.physics.as_deref()
     }
+
+    /// Everything but the rapier world, to serialize: the characters, platforms, step count
+    /// and clock. Its encoding is the snapshot's own when no rapier world is serialized, and
+    /// stays a few kilobytes when one is (feature `rapier-serde`): what a checksum of the sim's
+    /// state should hash, with [`PhysicsState::digest`](spherewalk_rapier::PhysicsState::digest)
+    /// for the bodies.
+    pub fn without_physics(&self) -> impl Serialize + '_ {
+        SimPart {
+            steps: self.steps,
+            accumulator: self.accumulator,
+            characters: &self.characters,
+            platforms: &self.platforms,
+        }
+    }
+}
+
+/// A [`Snapshot`] but for its rapier world, borrowed ([`Snapshot::without_physics`]); fields
+/// in the snapshot's order, so both encode alike.
+#[derive(Serialize)]
+struct SimPart<'a> {
+    steps: u64,
+    accumulator: f64,
+    characters: &'a [CharacterState],
+    platforms: &'a [PlatformState],
 }
 
 /// One character's dynamic state.
@@ -79,7 +104,8 @@ pub enum SnapshotError {
     #[error("the snapshot's stack for entity {0:#x} does not fit that character's settings")]
     StackOutOfScale(u64),
     /// The sim has dynamic bodies and the snapshot holds no rapier world (it was serialized
-    /// and read back, which leaves the world out, or taken before physics was on).
+    /// and read back without feature `rapier-serde`, which leaves the world out, or taken
+    /// before physics was on).
     #[error("the sim has dynamic bodies and the snapshot holds no rapier world")]
     NoPhysics,
 }
@@ -166,8 +192,18 @@ impl Sim {
             let saved = snapshot.physics.as_ref().ok_or(SnapshotError::NoPhysics)?;
             p.physics.restore(saved);
         }
+        // Bodies whose shape is unchanged only move, all at once (one update of the world's
+        // tree); a changed stack reshapes its body on the spot.
+        let mut moves = Vec::new();
         for saved in &snapshot.characters {
-            self.restore_character(saved);
+            if let Some(body) = self.restore_character(saved) {
+                moves.push((body.0, body_pose(&saved.pose)));
+            }
+        }
+        moves.sort_by_key(|(id, _)| *id);
+        // NOTE: a body the game removed is not moved (logged), as `sync_bodies` does.
+        if let Err(e) = self.collision.set_poses(&moves) {
+            log::warn!("restore: bodies not moved: {e}");
         }
         for saved in &snapshot.platforms {
             let Some(entity) = Entity::from_bits(saved.entity) else {
@@ -221,11 +257,10 @@ impl Sim {
         }
     }
 
-    /// Writes one character's saved state back, its body's shape included.
-    fn restore_character(&mut self, saved: &CharacterState) {
-        let Some(entity) = Entity::from_bits(saved.entity) else {
-            return;
-        };
+    /// Writes one character's saved state back. A body whose stack changed is reshaped and
+    /// placed here; one whose stack is the same is returned, for the caller to move.
+    fn restore_character(&mut self, saved: &CharacterState) -> Option<Body> {
+        let entity = Entity::from_bits(saved.entity)?;
         let body = {
             let mut q = self.ecs.query_one::<(
                 &mut Character,
@@ -236,38 +271,50 @@ impl Sim {
                 &mut LastStep,
                 Option<&Body>,
             )>(entity);
-            let Ok((c, pose, prev, state, intent, last, body)) = q.get() else {
-                return;
-            };
-            // NOTE: checked by `check_stacks` before anything was written.
-            if let Err(e) = c.motor.set_stack(saved.stack.clone()) {
-                log::warn!("restore: stack of {entity:?} kept: {e}");
+            let (c, pose, prev, state, intent, last, body) = q.get().ok()?;
+            let reshaped = c.motor.stack() != &saved.stack;
+            if reshaped {
+                // NOTE: checked by `check_stacks` before anything was written.
+                if let Err(e) = c.motor.set_stack(saved.stack.clone()) {
+                    log::warn!("restore: stack of {entity:?} kept: {e}");
+                }
             }
             *pose = saved.pose;
             prev.0 = saved.previous;
             *state = saved.state;
             *intent = saved.intent;
             last.0.clone_from(&saved.last);
-            body.copied()
+            (body.copied(), reshaped)
         };
-        if let Some(body) = body {
-            reshape_body(&mut self.collision, body, &saved.stack, &saved.pose);
+        put(&mut self.ecs, entity, saved.stance.as_ref());
+        put(&mut self.ecs, entity, saved.player.as_ref());
+        put(&mut self.ecs, entity, saved.wander.as_ref());
+        put(&mut self.ecs, entity, saved.script.as_ref());
+        match body {
+            (Some(body), true) => {
+                reshape_body(&mut self.collision, body, &saved.stack, &saved.pose);
+                None
+            }
+            (body, _) => body,
         }
-        put(&mut self.ecs, entity, saved.stance.clone());
-        put(&mut self.ecs, entity, saved.player);
-        put(&mut self.ecs, entity, saved.wander);
-        put(&mut self.ecs, entity, saved.script.clone());
     }
 }
 
-/// Sets or removes component `T` of `entity`, as `value` says.
-fn put<T: hecs::Component>(world: &mut hecs::World, entity: Entity, value: Option<T>) {
+/// Sets or removes component `T` of `entity`, as `value` says: in place when the entity
+/// already has one (no archetype change), else by inserting it.
+fn put<T: hecs::Component + Clone>(world: &mut hecs::World, entity: Entity, value: Option<&T>) {
     match value {
         Some(v) => {
-            let _ = world.insert_one(entity, v);
+            if let Ok(mut held) = world.get::<&mut T>(entity) {
+                held.clone_from(v);
+                return;
+            }
+            let _ = world.insert_one(entity, v.clone());
         }
         None => {
-            let _ = world.remove_one::<T>(entity);
+            if world.satisfies::<&T>(entity) {
+                let _ = world.remove_one::<T>(entity);
+            }
         }
     }
 }

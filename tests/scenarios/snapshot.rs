@@ -146,8 +146,10 @@ fn a_snapshot_with_an_out_of_scale_stack_is_refused() {
 
 /// With dynamic bodies on, the snapshot holds the rapier world: the playground's crates,
 /// stack, seesaw and ball (the ball falls onto the seesaw, the stack settles) replay bit for
-/// bit after a restore, characters and bodies alike. A snapshot read back from JSON has no
-/// rapier world, and a sim with dynamic bodies refuses it rather than restore half of itself.
+/// bit after a restore, characters and bodies alike. Read back from JSON, the snapshot holds
+/// the rapier world with feature `rapier-serde` (a new sim of the scene restored from it
+/// replays the same bits); without it, it holds none, and a sim with dynamic bodies refuses it
+/// rather than restore half of itself.
 #[cfg(feature = "rapier")]
 #[test]
 fn the_rapier_world_restores_with_the_characters() {
@@ -186,9 +188,45 @@ fn the_rapier_world_restores_with_the_characters() {
     }
     let text = serde_json::to_string(&saved).unwrap_or_else(|e| panic!("{e}"));
     let read: Snapshot = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
-    assert!(read.physics().is_none());
+    if cfg!(feature = "rapier-serde") {
+        // The world went through the text too: a new sim of the same scene, restored from
+        // what was read back, replays the same bits as the sim that saved it.
+        assert!(read.physics().is_some());
+        let mut fresh = load("playground");
+        run(&mut fresh, 7);
+        fresh.restore(&read).expect("a sim built the same way");
+        for (step, expected) in first.iter().enumerate() {
+            fresh.step();
+            assert!(
+                (state_bits(&fresh), digest(&fresh)) == *expected,
+                "step {step} after restoring the read-back snapshot differs"
+            );
+        }
+    } else {
+        assert!(read.physics().is_none());
+        let before = state_bits(&sim);
+        assert_eq!(sim.restore(&read), Err(SnapshotError::NoPhysics));
+        assert_eq!(
+            state_bits(&sim),
+            before,
+            "a refused restore changed the sim"
+        );
+    }
+}
+
+/// A snapshot taken before dynamic bodies were turned on holds no rapier world, and the sim
+/// with bodies refuses it (with or without `rapier-serde`) and stays as it was.
+#[cfg(feature = "rapier")]
+#[test]
+fn a_snapshot_from_before_physics_is_refused() {
+    let mut sim = load("walls");
+    run(&mut sim, 10);
+    let early = sim.snapshot();
+    assert!(early.physics().is_none());
+    sim.enable_physics();
+    run(&mut sim, 20);
     let before = state_bits(&sim);
-    assert_eq!(sim.restore(&read), Err(SnapshotError::NoPhysics));
+    assert_eq!(sim.restore(&early), Err(SnapshotError::NoPhysics));
     assert_eq!(
         state_bits(&sim),
         before,

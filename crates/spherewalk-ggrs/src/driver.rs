@@ -239,28 +239,26 @@ impl RollbackSim {
 
 /// The bytes of `snapshot` as bincode 1 writes them: what [`checksum`] hashes, and the size
 /// of a saved state.
-fn snapshot_encoding(snapshot: &Snapshot) -> Vec<u8> {
-    // Serializing plain data into a Vec cannot fail; an empty Vec would only weaken the
-    // checksum, never panic.
-    bincode::serialize(snapshot).unwrap_or_default()
-}
-
-/// Size of `snapshot` in bytes, encoded with bincode 1 (what it costs to store or send; the
-/// rapier world a snapshot holds in memory is not encoded, see [`Snapshot`]).
+/// Size of `snapshot` in bytes, encoded with bincode 1: what it costs to store or send. The
+/// rapier world it may hold counts only where spherewalk's feature `rapier-serde` encodes it
+/// (see [`Snapshot`]).
 pub fn snapshot_bytes(snapshot: &Snapshot) -> usize {
-    snapshot_encoding(snapshot).len()
+    // Serializing plain data into a Vec cannot fail.
+    bincode::serialize(snapshot).map_or(0, |b| b.len())
 }
 
-/// A 128-bit checksum of everything `snapshot` holds (two FNV-1a 64 hashes of its bincode
-/// encoding, with different offsets), for GGRS's desync detection: two peers whose sims hold
+/// A 128-bit checksum of everything `snapshot` holds (two FNV-1a 64 hashes, with different
+/// offsets, of the bincode encoding of [`Snapshot::without_physics`]), for GGRS's desync detection: two peers whose sims hold
 /// the same state, bit for bit, have the same checksum. With dynamic bodies (feature
 /// `rapier`) the rapier world's bodies count too, through
 /// [`PhysicsState::digest`](spherewalk::physics::spherewalk_rapier::PhysicsState::digest).
 pub fn checksum(snapshot: &Snapshot) -> u128 {
     const PRIME: u64 = 0x0100_0000_01b3;
     let (mut a, mut b) = (0xcbf2_9ce4_8422_2325_u64, 0x6c62_272e_07bb_0142_u64);
+    // Serializing plain data into a Vec cannot fail; an empty Vec would only weaken the
+    // checksum, never panic. The bodies count through their digest, not their encoding.
     #[cfg_attr(not(feature = "rapier"), allow(unused_mut))]
-    let mut bytes = snapshot_encoding(snapshot);
+    let mut bytes = bincode::serialize(&snapshot.without_physics()).unwrap_or_default();
     #[cfg(feature = "rapier")]
     if let Some(physics) = snapshot.physics() {
         bytes.extend_from_slice(&physics.digest().to_le_bytes());

@@ -277,6 +277,12 @@ fn with_dynamic_bodies_two_peers_end_where_one_sim_does() {
     play_in(true, 2, 1200, BAD_LINK, 100);
 }
 
+#[cfg(feature = "rapier")]
+#[test]
+fn with_dynamic_bodies_four_peers_end_where_one_sim_does() {
+    play_in(true, 4, 1200, BAD_LINK, 100);
+}
+
 /// Three peers; at frame 300 the third one goes silent, and a stranger's socket floods the
 /// other two with garbage datagrams (random bytes, and truncated or lengthened copies of
 /// nothing valid). The two get GGRS's disconnect event, play on to frame 900, and agree.

@@ -156,7 +156,12 @@ impl Physics {
 
 /// A saved [`Physics`] world ([`Physics::save`]): its bodies, colliders, joints, broad and
 /// narrow phases, islands, CCD state and integration parameters.
+///
+/// With feature `serde` it serializes through rapier's own `serde-serialize`: every
+/// collider's shape is written out, the fixed scenery's meshes included, so a saved world
+/// weighs about what its meshes do.
 #[derive(Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PhysicsState {
     bodies: RigidBodySet,
     colliders: ColliderSet,
