@@ -51,8 +51,8 @@ fn one(c: &mut Criterion) {
         });
     });
     let world = scene_a::world();
-    let motor = Motor::new(scene_a::stack(), MotorSettings::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let motor =
+        Motor::new(scene_a::stack(), MotorSettings::default()).unwrap_or_else(|e| panic!("{e}"));
     let gravity = Vec3::new(0.0, -9.81, 0.0);
     let mut pose: Pose = scene_a::start(0);
     let mut state = MotorState::default();

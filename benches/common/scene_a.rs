@@ -23,8 +23,8 @@
 use spherewalk::hecs::Entity;
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::{
-    CharacterDesc, ColliderDesc, CollisionWorld, GravityField, MoveIntent, Point3, Pose, Real,
-    Sim, SphereStack, Vec3,
+    CharacterDesc, ColliderDesc, CollisionWorld, GravityField, MoveIntent, Point3, Pose, Real, Sim,
+    SphereStack, Vec3,
 };
 
 /// Cells along each side of the terrain.

@@ -11,7 +11,7 @@
 use crate::body::sync_bodies;
 use crate::components::{Body, Character};
 use hecs::World;
-use spherewalk_core::crowd::{Crowd, Member, Pool, SeparationScratch, resolve_push};
+use spherewalk_core::crowd::{Crowd, Member, Pool, SeparationScratch, resolve_push, separate};
 use spherewalk_core::{ColliderId, CollisionWorld, MotorState, Pose, Vec3};
 
 /// The runtime's [`Pool`]: rayon's when `parallel` is asked for and the `parallel` feature is
@@ -54,28 +54,33 @@ type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// the world takes no part.
 pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
     let pool = Rayon { parallel };
-    let pushes: Vec<(ColliderId, Vec3)> = {
+    let crowd_of = |(world, collision): &(&mut World, &mut CollisionWorld),
+                    only: Option<&[ColliderId]>| {
         let mut query = world.query::<(&Body, &Character, &Pose)>();
         let members: Vec<Member<'_>> = query
             .iter()
-            .filter(|(b, _, _)| collision.get(b.0).is_some())
+            .filter(|(b, _, _)| Crowd::keeps(only, b.0) && collision.get(b.0).is_some())
             .map(|(b, c, p)| Member {
                 body: b.0,
                 motor: &c.motor,
                 pose: *p,
             })
             .collect();
-        Crowd::new(members, &pool).pushes(&pool)
+        Crowd::new(members, &pool)
     };
-    if !pushes.is_empty() {
+    let apply = |(world, collision): &mut (&mut World, &mut CollisionWorld),
+                 pushes: &[(ColliderId, Vec3)]| {
         let shared: &CollisionWorld = collision;
         let mut items: Vec<Pushed<'_>> = world.query_mut::<Pushed<'_>>().into_iter().collect();
         let apply = |scratch: &mut SeparationScratch, (body, c, pose, state): &mut Pushed<'_>| {
-            if let Some(push) = Crowd::push_of(&pushes, body.0) {
+            if let Some(push) = Crowd::push_of(pushes, body.0) {
                 resolve_push(&c.motor, shared, (pose, state), &push, scratch);
             }
         };
         super::for_each_init(&mut items, parallel, SeparationScratch::default, apply);
-    }
+    };
+    let mut host = (world, collision);
+    separate(&pool, &mut host, crowd_of, apply);
+    let (world, collision) = host;
     sync_bodies(world, collision);
 }

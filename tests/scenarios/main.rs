@@ -6,6 +6,7 @@
 
 mod budget;
 mod common;
+mod crowds;
 mod generate;
 mod levels;
 #[cfg(feature = "rapier")]

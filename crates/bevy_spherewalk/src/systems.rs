@@ -15,15 +15,16 @@ use bevy::prelude::{
 use bevy::tasks::{ComputeTaskPool, ParallelSlice};
 use bevy::utils::Parallel;
 use spherewalk_core::crowd::{
-    Crowd, Member, Pool, SeparationScratch, body_collider, body_pose, resolve_push, soft_filter,
-    solid_filter,
+    Crowd, Member, Pool, SeparationScratch, body_collider, body_pose, resolve_push, separate,
+    soft_filter, solid_filter,
 };
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
 use spherewalk_core::motor::StepScratch;
 use spherewalk_core::world::QueryFilter;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, GravityFields, Motor, MoveIntent, Pose, StepInput, UnitVec3, Vec3,
+    ColliderDesc, ColliderId, CollisionWorld, GravityFields, Motor, MoveIntent, Pose, StepInput,
+    UnitVec3, Vec3,
 };
 
 /// The order the plugin takes entities in wherever order matters (collider ids, gravity
@@ -376,29 +377,34 @@ pub(crate) fn separate_characters(
     mut walkers: Query<&mut Walker>,
     scratch: Local<Parallel<SeparationScratch>>,
 ) {
-    let pushes = {
+    let crowd_of = |(walkers, _): &(Query<&mut Walker>, &CollisionWorld),
+                    only: Option<&[ColliderId]>| {
         let members = walkers.iter().filter_map(|w| {
+            let body = w.body.filter(|b| Crowd::keeps(only, *b))?;
             Some(Member {
-                body: w.body?,
+                body,
                 motor: &w.motor,
                 pose: w.pose,
             })
         });
-        Crowd::new(members.collect(), &ComputePool).pushes(&ComputePool)
+        Crowd::new(members.collect(), &ComputePool)
     };
-    if !pushes.is_empty() {
-        let world = &cw.world;
+    let apply = |(walkers, world): &mut (Query<&mut Walker>, &CollisionWorld),
+                 pushes: &[(ColliderId, Vec3)]| {
+        let world: &CollisionWorld = world;
         walkers.par_iter_mut().for_each_init(
             || scratch.borrow_local_mut(),
             |scratch, mut walker| {
-                let push = walker.body.and_then(|b| Crowd::push_of(&pushes, b));
+                let push = walker.body.and_then(|b| Crowd::push_of(pushes, b));
                 if let Some(push) = push {
                     let w = &mut *walker;
                     resolve_push(&w.motor, world, (&mut w.pose, &mut w.state), &push, scratch);
                 }
             },
         );
-    }
+    };
+    let mut host = (walkers.reborrow(), &cw.world);
+    separate(&ComputePool, &mut host, crowd_of, apply);
     let mut moves: Vec<(ColliderId, Iso)> = walkers
         .iter()
         .filter_map(|w| Some((w.body?, body_pose(&w.pose))))

@@ -12,8 +12,9 @@
 //! 3. a [`Crowd`] of the characters' new poses finds the pairs that still overlap (two
 //!    characters walking into each other can overlap by both their step lengths), each
 //!    character's [`Crowd::pushes`] half-way out of the others in its ground plane, and
-//!    [`resolve_push`] moves it and resolves it against the scenery; then the bodies move to
-//!    the final poses.
+//!    [`resolve_push`] moves it and resolves it against the scenery; [`separate`] repeats
+//!    this among the characters it moved and their neighbours until nobody overlaps; then the
+//!    bodies move to the final poses.
 //!
 //! The work of step 3 may be spread over a thread pool through [`Pool`]; [`Serial`] runs it
 //! in order. Every pool gives the same bits.
@@ -22,7 +23,10 @@ mod pairs;
 mod separate;
 
 pub use pairs::overlapping_pairs;
-pub use separate::{Crowd, Member, SeparationScratch, resolve_push};
+pub use separate::{
+    Crowd, MAX_SEPARATION_PASSES, Member, SEPARATION_SLOP, SeparationScratch, resolve_push,
+    separate,
+};
 
 use crate::{ColliderDesc, ColliderId, Pose, SphereStack, math::Iso, world::QueryFilter};
 
