@@ -42,6 +42,13 @@ fn state_bits(sim: &Sim) -> Vec<u64> {
     flat
 }
 
+/// `sim` refuses `snapshot` with `error` and is left as it was.
+fn assert_refused(sim: &mut Sim, snapshot: &Snapshot, error: SnapshotError) {
+    let before = state_bits(sim);
+    assert_eq!(sim.restore(snapshot), Err(error));
+    assert_eq!(state_bits(sim), before, "a refused restore changed the sim");
+}
+
 fn run(sim: &mut Sim, steps: u32) -> Vec<Vec<u64>> {
     (0..steps)
         .map(|_| {
@@ -106,15 +113,10 @@ fn a_snapshot_of_other_characters_is_refused() {
         .next()
         .expect("a character");
     sim.despawn(hero).expect("present");
-    let before = state_bits(&sim);
-    assert_eq!(
-        sim.restore(&saved),
-        Err(SnapshotError::EntitiesChanged(hero.to_bits().get()))
-    );
-    assert_eq!(
-        state_bits(&sim),
-        before,
-        "a refused restore changed the sim"
+    assert_refused(
+        &mut sim,
+        &saved,
+        SnapshotError::EntitiesChanged(hero.to_bits().get()),
     );
 }
 
@@ -132,16 +134,7 @@ fn a_snapshot_with_an_out_of_scale_stack_is_refused() {
     first["stack"] = serde_json::to_value(&tiny).expect("stack");
     let edited: Snapshot = serde_json::from_value(value).expect("deserialize");
     run(&mut sim, 10);
-    let before = state_bits(&sim);
-    assert_eq!(
-        sim.restore(&edited),
-        Err(SnapshotError::StackOutOfScale(entity))
-    );
-    assert_eq!(
-        state_bits(&sim),
-        before,
-        "a refused restore changed the sim"
-    );
+    assert_refused(&mut sim, &edited, SnapshotError::StackOutOfScale(entity));
 }
 
 /// With dynamic bodies on, the snapshot holds the rapier world: the playground's crates,
@@ -204,13 +197,7 @@ fn the_rapier_world_restores_with_the_characters() {
         }
     } else {
         assert!(read.physics().is_none());
-        let before = state_bits(&sim);
-        assert_eq!(sim.restore(&read), Err(SnapshotError::NoPhysics));
-        assert_eq!(
-            state_bits(&sim),
-            before,
-            "a refused restore changed the sim"
-        );
+        assert_refused(&mut sim, &read, SnapshotError::NoPhysics);
     }
 }
 
@@ -225,11 +212,5 @@ fn a_snapshot_from_before_physics_is_refused() {
     assert!(early.physics().is_none());
     sim.enable_physics();
     run(&mut sim, 20);
-    let before = state_bits(&sim);
-    assert_eq!(sim.restore(&early), Err(SnapshotError::NoPhysics));
-    assert_eq!(
-        state_bits(&sim),
-        before,
-        "a refused restore changed the sim"
-    );
+    assert_refused(&mut sim, &early, SnapshotError::NoPhysics);
 }
