@@ -1,7 +1,7 @@
 //! Crowds as exact as Jolt's: in Jolt's own `CharacterVirtual` performance scene (scene A,
 //! `benches/common/scene_a.rs`), 100 solid characters walking fast toward changing targets
-//! never overlap each other past the skin. (Being reported crushed where only other characters
-//! press is not yet gone: issue 33.)
+//! never overlap each other past the skin, and nobody is reported crushed where only other
+//! characters press on it.
 
 #[path = "../../benches/common/scene_a.rs"]
 mod scene_a;
@@ -17,8 +17,8 @@ struct CrowdRun {
     mean: Real,
     /// Character-steps reported crushed.
     crushed: usize,
-    /// Of those, the ones whose hits were all other characters' bodies: crushed by the crowd
-    /// alone, with no scenery pressing.
+    /// Of those, the ones where no scenery but walkable ground touched it (every other hit
+    /// was a character's body): crushed by the crowd alone.
     by_crowd_alone: usize,
     /// How far the characters walked in all (m): they must really move.
     walked: Real,
@@ -46,7 +46,14 @@ fn run(steps: u64) -> CrowdRun {
             let last = sim.ecs.get::<&LastStep>(e).expect("report");
             if last.0.crushed {
                 crushed += 1;
-                let scenery = last.0.hits.iter().any(|h| !bodies.contains(&h.collider));
+                // Scenery pressing: a hit on something not a body, steeper than the 45 degree
+                // slope limit (the ground under the feet holds, it does not squeeze).
+                let limit = (45.0 as Real).to_radians().cos();
+                let scenery = last
+                    .0
+                    .hits
+                    .iter()
+                    .any(|h| !bodies.contains(&h.collider) && h.surface_normal.y < limit);
                 by_crowd_alone += usize::from(!scenery);
             }
             walked += (sim.ecs.get::<&spherewalk::Pose>(e).expect("pose").position - b).norm();
@@ -62,7 +69,7 @@ fn run(steps: u64) -> CrowdRun {
 }
 
 #[test]
-fn in_jolts_crowd_scene_nobody_overlaps_past_the_skin() {
+fn in_jolts_crowd_scene_nobody_overlaps_past_the_skin_or_is_crushed() {
     let steps = 600;
     let r = run(steps);
     eprintln!(
@@ -80,10 +87,12 @@ fn in_jolts_crowd_scene_nobody_overlaps_past_the_skin() {
     // The skin width (10 mm) plus 1 mm for the f32 rounding of pushes 20 m from the origin.
     // (With one separation pass a step: 32 mm.)
     assert!(r.worst <= 0.011, "overlapped by {} mm", r.worst * 1e3);
-    // NOTE: crushes are not down to the issue's target yet (0 by the crowd alone): 12 of these
-    // 60,000 character-steps with the separation passes, 19 with one pass. This bound only
-    // keeps them from growing while that work goes on.
-    assert!(r.crushed <= 12, "{} crushed", r.crushed);
+    // Nobody is reported crushed by the crowd alone. With one separation pass a step and
+    // every squeeze reported, 19 of these 60,000 character-steps were. What is left is 3
+    // characters pushed by others against scenery steeper than the slope limit (a stair's
+    // riser, a steep bit of terrain), which presses too; the bound keeps that from growing.
+    assert_eq!(r.by_crowd_alone, 0);
+    assert!(r.crushed <= 3, "{} crushed", r.crushed);
 }
 
 /// The separation passes give the same bits on rayon's pool as serially.

@@ -191,6 +191,10 @@ pub fn move_substepped(
         total.iterations += s.iterations;
         total.pushes += s.pushes;
         total.exhausted |= s.exhausted;
+        if s.crushed {
+            let before = !total.crushed || total.by_characters;
+            total.by_characters = before && s.by_characters;
+        }
         total.crushed |= s.crushed;
         total.wall.keep_stronger(s.wall);
     }

@@ -52,6 +52,12 @@ pub struct PushbackSummary {
     /// sideways) had room: the stack was crushed, and was only balanced between them, on the
     /// side of each piece it was on.
     pub crushed: bool,
+    /// With `crushed`: every contact pressing on the stack when it was found crushed (and of
+    /// the pass's earlier pushes), but walkable ground (within the slope limit), was another
+    /// character's body
+    /// ([`crate::ColliderFlags::character`]). Those bodies yield after the step, so the
+    /// report does not count such a squeeze as a crush.
+    pub by_characters: bool,
 }
 
 /// Scratch space for [`pushback`]: reuse one across calls so no step allocates.
@@ -299,6 +305,18 @@ pub fn pushback(
             summary.exhausted = buffer.constraints.iter().any(|c| c.dist > tol);
         }
         let (d, partial) = iteration_push(ctx, pose, &mut rules, buffer);
+        if rules.crushed && !summary.crushed {
+            // Walkable ground holds the stack up whatever the pass's mode; it never squeezes.
+            let ground =
+                |c: &Constraint| c.walkable && c.surface_normal.dot(&rules.up) >= ctx.cos_slope;
+            // The current contacts and the earlier pushes' (a ceiling pushed out of may be
+            // one of those by now).
+            summary.by_characters = buffer
+                .constraints
+                .iter()
+                .chain(&buffer.earlier)
+                .all(|c| c.character || ground(c));
+        }
         summary.crushed |= rules.crushed;
         if rules.crushed && d == Vec3::zeros() {
             // Crushed and already balanced: further iterations would measure the same
@@ -670,6 +688,7 @@ fn constraint(ctx: &StepContext<'_>, rules: &Rules, rise: Real, touch: &Touch) -
         firm: false,
         surface_normal: sp.surface_normal,
         walkable: ctx.walkable(k),
+        character: ctx.prims.get(k).is_some_and(|p| p.character),
     };
     if index == 0 && walkable && mode != PushMode::Walls {
         // Lift straight up by the amount that clears the contact plane. `normal` stays the

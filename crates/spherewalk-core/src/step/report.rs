@@ -75,7 +75,9 @@ pub struct StepReport {
     /// True when geometry crushed the character this step: no push cleared its contacts and
     /// no straight move of at most its height (up, or sideways) had room, so it stayed
     /// balanced between them, on the side of each piece it was on, never pushed through one.
-    /// `max_penetration` says how deep it is; what happens next is the game's call.
+    /// `max_penetration` says how deep it is; what happens next is the game's call. A squeeze
+    /// between other characters' bodies alone (and walkable ground) does not count:
+    /// those yield after the step ([`crate::ColliderFlags::character`]).
     pub crushed: bool,
     /// Deepest remaining penetration of any sphere after the step (m, >= 0).
     pub max_penetration: Real,
@@ -214,7 +216,7 @@ impl StepReport {
     pub(crate) fn note_pushback(&mut self, pass: &crate::step::PushbackSummary) {
         self.pushback_iterations += pass.iterations;
         self.pushback_exhausted |= pass.exhausted;
-        self.crushed |= pass.crushed;
+        self.crushed |= pass.crushed && !pass.by_characters;
     }
 
     /// True when the character is stably grounded after the step.

@@ -42,6 +42,9 @@ pub(crate) struct Constraint {
     /// The contact's collider may be stood on (not flagged not walkable), so the stairs phase
     /// may climb what it blocks.
     pub walkable: bool,
+    /// The contact is with a character's body ([`crate::ColliderFlags::character`]), which
+    /// yields after the step: a squeeze by such contacts alone is no crush to report.
+    pub character: bool,
 }
 
 impl Constraint {
@@ -59,6 +62,7 @@ impl Constraint {
             firm: false,
             surface_normal: UnitVec3::new_normalize(dir),
             walkable: true,
+            character: false,
         }
     }
 
@@ -77,6 +81,7 @@ impl Constraint {
             firm: false,
             surface_normal: dir,
             walkable: false,
+            character: false,
         }
     }
 

@@ -352,6 +352,7 @@ impl Geometry for CollisionWorld {
                 let owner = Owner {
                     collider: id,
                     walkable: !c.flags.not_walkable,
+                    character: c.flags.character,
                     two_sided: c.flags.two_sided,
                 };
                 match &c.solids {

@@ -18,6 +18,8 @@ pub(crate) const WHOLE: u32 = u32::MAX;
 pub(crate) struct Owner {
     pub(crate) collider: ColliderId,
     pub(crate) walkable: bool,
+    /// A character's body ([`super::ColliderFlags::character`]).
+    pub(crate) character: bool,
     /// Triangles are pushed twice, once per side.
     pub(crate) two_sided: bool,
 }
@@ -39,6 +41,7 @@ impl Owner {
         out.push(Primitive {
             collider: self.collider,
             walkable: self.walkable,
+            character: self.character,
             aabb,
             shape,
         });
@@ -148,6 +151,7 @@ impl Decompose<'_> {
             self.out.push(Primitive {
                 collider: self.owner.collider,
                 walkable: self.owner.walkable,
+                character: self.owner.character,
                 aabb,
                 shape: PrimitiveShape::Triangle { corners, normal },
             });

@@ -74,6 +74,7 @@ pub fn shape_primitives(
     let owner = Owner {
         collider,
         walkable: !flags.not_walkable,
+        character: flags.character,
         two_sided: flags.two_sided,
     };
     Decompose { owner, region, out }.shape(shape, pose, WHOLE);

@@ -64,6 +64,12 @@ pub struct ColliderFlags {
     /// (platforms, terrain) off it.
     #[cfg_attr(feature = "serde", serde(default))]
     pub grid: bool,
+    /// The collider is a character's body ([`crate::crowd::body_collider`]). The others' steps
+    /// meet it like any collider, but it yields: the separation pass after the step moves it
+    /// out of whoever it overlaps. So a character held only between such bodies (and walkable
+    /// ground) is not reported crushed ([`crate::StepReport::crushed`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub character: bool,
 }
 
 /// Selects which colliders a query sees.
@@ -162,6 +168,12 @@ impl ColliderDesc {
     /// Keeps the collider in the world's cell grid ([`ColliderFlags::grid`]).
     pub fn on_grid(mut self) -> Self {
         self.flags.grid = true;
+        self
+    }
+
+    /// Marks the collider as a character's body ([`ColliderFlags::character`]).
+    pub fn character_body(mut self) -> Self {
+        self.flags.character = true;
         self
     }
 

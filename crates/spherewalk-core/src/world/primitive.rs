@@ -69,6 +69,8 @@ pub struct Primitive {
     pub collider: ColliderId,
     /// False when the collider is flagged not walkable.
     pub walkable: bool,
+    /// True for a character's body ([`super::ColliderFlags::character`]).
+    pub character: bool,
     /// World bounding box of the primitive (m).
     pub aabb: Aabb,
     /// Its geometry (world frame).
