@@ -3,12 +3,14 @@
 //! (feature `parallel`) with bit-identical results: each character reads only the shared
 //! collision world and writes only its own components.
 
+use super::Lent;
 use crate::components::{Character, LastStep, PreviousPose};
 use hecs::World;
 use spherewalk_core::{
     ContactHooks, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real, StepInput,
     backend::Geometry, hooks::Surroundings, motor::StepScratch,
 };
+use std::cell::RefCell;
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
 /// validation were refused when spawned (see [`crate::Sim::add_gravity`]); any that slipped in
@@ -51,8 +53,9 @@ pub fn step_characters(
     parallel: bool,
 ) {
     let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
-    // One scratch per thread, hot in cache, rather than one per character.
-    let step_one = |scratch: &mut StepScratch, item: &mut Item<'_>| {
+    // One scratch per thread, hot in cache, rather than one per character, kept by the
+    // thread from step to step.
+    let step_one = |scratch: &mut Lent<StepScratch>, item: &mut Item<'_>| {
         let (character, pose, previous, state, intent, last) = item;
         previous.0 = **pose;
         let input = StepInput::new(**intent, fields.at(&character.gravity_point(pose)), dt);
@@ -63,5 +66,11 @@ pub fn step_characters(
             .step(around, pose, state, &input, &mut last.0);
         last.0.swap_scratch(scratch);
     };
-    super::for_each_init(&mut items, parallel, StepScratch::default, step_one);
+    let lend = || Lent::take(&SPARE);
+    super::for_each_init(&mut items, parallel, lend, step_one);
+}
+
+thread_local! {
+    /// Each thread's spare step scratch, between the motor system's runs.
+    static SPARE: RefCell<StepScratch> = RefCell::default();
 }

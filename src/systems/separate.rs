@@ -8,11 +8,13 @@
 //! character's ground plane (nobody is lifted onto a head), removes the velocity into the
 //! other, and re-resolves the pushed character against the static geometry.
 
+use super::Lent;
 use crate::body::sync_bodies;
 use crate::components::{Body, Character};
 use hecs::World;
 use spherewalk_core::crowd::{Crowd, Member, Pool, SeparationScratch, resolve_push, separate};
 use spherewalk_core::{ColliderId, CollisionWorld, MotorState, Pose, Vec3};
+use std::cell::RefCell;
 
 /// The runtime's [`Pool`]: rayon's when `parallel` is asked for and the `parallel` feature is
 /// on, else the calling thread.
@@ -72,15 +74,21 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
                  pushes: &[(ColliderId, Vec3)]| {
         let shared: &CollisionWorld = collision;
         let mut items: Vec<Pushed<'_>> = world.query_mut::<Pushed<'_>>().into_iter().collect();
-        let apply = |scratch: &mut SeparationScratch, (body, c, pose, state): &mut Pushed<'_>| {
+        let apply = |scratch: &mut Lent<SeparationScratch>,
+                     (body, c, pose, state): &mut Pushed<'_>| {
             if let Some(push) = Crowd::push_of(pushes, body.0) {
                 resolve_push(&c.motor, shared, (pose, state), &push, scratch);
             }
         };
-        super::for_each_init(&mut items, parallel, SeparationScratch::default, apply);
+        super::for_each_init(&mut items, parallel, || Lent::take(&SPARE), apply);
     };
     let mut host = (world, collision);
     separate(&pool, &mut host, crowd_of, apply);
     let (world, collision) = host;
     sync_bodies(world, collision);
+}
+
+thread_local! {
+    /// Each thread's spare separation scratch, between the separation system's runs.
+    static SPARE: RefCell<SeparationScratch> = RefCell::default();
 }

@@ -43,7 +43,7 @@ pub fn body_pose(pose: &Pose) -> Iso {
 /// The body collider of a character of `stack` at `pose` (world): the compound of its spheres
 /// ([`SphereStack::body_shape`]), on [`CHARACTER_LAYER`] only, not walkable (nobody stands on
 /// a head), filed in the world's cell grid (bodies move every step), flagged as a character's
-/// body (it yields: [`crate::ColliderFlags::character`]).
+/// body (it yields: [`crate::world::ColliderFlags::character`]).
 pub fn body_collider(stack: &SphereStack, pose: &Pose) -> ColliderDesc {
     ColliderDesc::new(stack.body_shape())
         .pose(body_pose(pose))

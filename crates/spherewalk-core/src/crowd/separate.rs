@@ -79,8 +79,11 @@ impl Crowd {
     }
 
     /// Fills every character's neighbour list from the overlapping pairs of `boxes` (one per
-    /// character, in order): both directions of every pair, sorted.
+    /// character, in order): both directions of every pair, sorted. A lone character has none.
     fn link(&mut self, boxes: &[Aabb], pool: &impl Pool) {
+        if boxes.len() < 2 {
+            return;
+        }
         let placed = &self.placed;
         let apart = overlapping_pairs(boxes, pool)
             .into_iter()

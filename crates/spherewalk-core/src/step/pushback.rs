@@ -55,7 +55,7 @@ pub struct PushbackSummary {
     /// With `crushed`: every contact pressing on the stack when it was found crushed (and of
     /// the pass's earlier pushes), but walkable ground (within the slope limit), was another
     /// character's body
-    /// ([`crate::ColliderFlags::character`]). Those bodies yield after the step, so the
+    /// ([`crate::world::ColliderFlags::character`]). Those bodies yield after the step, so the
     /// report does not count such a squeeze as a crush.
     pub by_characters: bool,
 }

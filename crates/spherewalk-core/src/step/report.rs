@@ -77,7 +77,7 @@ pub struct StepReport {
     /// balanced between them, on the side of each piece it was on, never pushed through one.
     /// `max_penetration` says how deep it is; what happens next is the game's call. A squeeze
     /// between other characters' bodies alone (and walkable ground) does not count:
-    /// those yield after the step ([`crate::ColliderFlags::character`]).
+    /// those yield after the step ([`crate::world::ColliderFlags::character`]).
     pub crushed: bool,
     /// Deepest remaining penetration of any sphere after the step (m, >= 0).
     pub max_penetration: Real,

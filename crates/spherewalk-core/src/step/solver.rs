@@ -42,8 +42,9 @@ pub(crate) struct Constraint {
     /// The contact's collider may be stood on (not flagged not walkable), so the stairs phase
     /// may climb what it blocks.
     pub walkable: bool,
-    /// The contact is with a character's body ([`crate::ColliderFlags::character`]), which
-    /// yields after the step: a squeeze by such contacts alone is no crush to report.
+    /// The contact is with a character's body
+    /// ([`crate::world::ColliderFlags::character`]), which yields after the step: a squeeze by
+    /// such contacts alone is no crush to report.
     pub character: bool,
 }
 
