@@ -6,7 +6,10 @@
 //! Two characters walking into each other can therefore end a step overlapping by up to the
 //! sum of their step lengths; this pass pushes every overlapping pair apart, half each, in each
 //! character's ground plane (nobody is lifted onto a head), removes the velocity into the
-//! other, and re-resolves the pushed character against the static geometry.
+//! other, and re-resolves the pushed character against the static geometry. It runs again
+//! among the characters it moved and their neighbours until nobody overlaps (at most
+//! [`spherewalk_core::crowd::MAX_SEPARATION_PASSES`] passes: the core's
+//! [`spherewalk_core::crowd::separate`]).
 
 use super::Lent;
 use crate::body::sync_bodies;
@@ -50,10 +53,11 @@ type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// found and applied on rayon's pool; each character reads the shared world and writes only
 /// itself, so the result is identical to the serial run.
 ///
-/// The pass finds overlapping characters among their poses directly (one pass over all of
-/// them: a sorted cell grid joined with itself) rather than through their body colliders, so
-/// those move only once, at the end. A character whose body collider the game removed from
-/// the world takes no part.
+/// Each pass finds overlapping characters among their poses directly (a sorted cell grid
+/// joined with itself: over all of them in the first pass, over those the last pass moved and
+/// their neighbours in the next) rather than through their body colliders, so those move only
+/// once, at the end. A character whose body collider the game removed from the world takes no
+/// part.
 pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
     let pool = Rayon { parallel };
     let crowd_of = |(world, collision): &(&mut World, &mut CollisionWorld),

@@ -370,8 +370,9 @@ impl Pool for ComputePool {
 }
 
 /// Pushes apart the solid characters that overlap after their steps (the core's
-/// [`Crowd`] pass: half each, in each one's ground plane, then resolved against the scenery),
-/// then moves every body to its character's final pose.
+/// [`separate`]: [`Crowd`] passes of half each, in each one's ground plane, then resolved
+/// against the scenery, until nobody overlaps), then moves every body to its character's final
+/// pose.
 pub(crate) fn separate_characters(
     mut cw: ResMut<CharacterWorld>,
     mut walkers: Query<&mut Walker>,
