@@ -15,7 +15,9 @@ use super::Lent;
 use crate::body::sync_bodies;
 use crate::components::{Body, Character};
 use hecs::World;
-use spherewalk_core::crowd::{Crowd, Member, Pool, SeparationScratch, resolve_push, separate};
+use spherewalk_core::crowd::{
+    Crowd, Member, Pool, SMALL_PASS, SeparationScratch, Serial, resolve_push, separate,
+};
 use spherewalk_core::{ColliderId, CollisionWorld, MotorState, Pose, Vec3};
 use std::cell::RefCell;
 
@@ -60,35 +62,47 @@ type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// part.
 pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
     let pool = Rayon { parallel };
-    let crowd_of = |(world, collision): &(&mut World, &mut CollisionWorld),
-                    only: Option<&[ColliderId]>| {
-        let mut query = world.query::<(&Body, &Character, &Pose)>();
-        let members: Vec<Member<'_>> = query
-            .iter()
-            .filter(|(b, _, _)| Crowd::keeps(only, b.0) && collision.get(b.0).is_some())
-            .map(|(b, c, p)| Member {
-                body: b.0,
-                motor: &c.motor,
-                pose: *p,
-            })
-            .collect();
-        Crowd::new(members, &pool)
-    };
-    let apply = |(world, collision): &mut (&mut World, &mut CollisionWorld),
-                 pushes: &[(ColliderId, Vec3)]| {
+    {
         let shared: &CollisionWorld = collision;
-        let mut items: Vec<Pushed<'_>> = world.query_mut::<Pushed<'_>>().into_iter().collect();
-        let apply = |scratch: &mut Lent<SeparationScratch>,
-                     (body, c, pose, state): &mut Pushed<'_>| {
-            if let Some(push) = Crowd::push_of(pushes, body.0) {
-                resolve_push(&c.motor, shared, (pose, state), &push, scratch);
+        // Gathered once for every pass, in body order.
+        let mut items: Vec<Pushed<'_>> = world
+            .query_mut::<Pushed<'_>>()
+            .into_iter()
+            .filter(|(b, ..)| shared.get(b.0).is_some())
+            .collect();
+        items.sort_by_key(|(b, ..)| b.0);
+        let crowd_of = |items: &Vec<Pushed<'_>>, only: Option<&[ColliderId]>| {
+            let members = items
+                .iter()
+                .filter(|(b, ..)| Crowd::keeps(only, b.0))
+                .map(|(b, c, p, _)| Member {
+                    body: b.0,
+                    motor: &c.motor,
+                    pose: **p,
+                })
+                .collect::<Vec<_>>();
+            if members.len() < SMALL_PASS {
+                Crowd::new(members, &Serial)
+            } else {
+                Crowd::new(members, &pool)
             }
         };
-        super::for_each_init(&mut items, parallel, || Lent::take(&SPARE), apply);
-    };
-    let mut host = (world, collision);
-    separate(&pool, &mut host, crowd_of, apply);
-    let (world, collision) = host;
+        let apply = |items: &mut Vec<Pushed<'_>>, pushes: &[(ColliderId, Vec3)]| {
+            let mut moved: Vec<(&mut Pushed<'_>, Vec3)> = items
+                .iter_mut()
+                .filter_map(|item| Some((Crowd::push_of(pushes, item.0.0)?, item)))
+                .map(|(push, item)| (item, push))
+                .collect();
+            let resolve =
+                |scratch: &mut Lent<SeparationScratch>,
+                 ((_, c, pose, state), push): &mut (&mut Pushed<'_>, Vec3)| {
+                    resolve_push(&c.motor, shared, (pose, state), push, scratch);
+                };
+            let parallel = parallel && moved.len() >= SMALL_PASS;
+            super::for_each_init(&mut moved, parallel, || Lent::take(&SPARE), resolve);
+        };
+        separate(&pool, &mut items, crowd_of, apply);
+    }
     sync_bodies(world, collision);
 }
 

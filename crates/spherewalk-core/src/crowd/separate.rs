@@ -165,6 +165,10 @@ impl Crowd {
     }
 }
 
+/// Characters below which a pass of [`separate`] runs on the calling thread whatever the pool
+/// (the result is the same either way): hosts may use it for their own share of a pass.
+pub const SMALL_PASS: usize = 512;
+
 /// The most passes [`separate`] runs in one step. Each pass after the first meets only the
 /// characters pushed by the one before and their neighbours.
 pub const MAX_SEPARATION_PASSES: usize = 8;
@@ -194,7 +198,12 @@ pub fn separate<H>(
     for pass in 0..MAX_SEPARATION_PASSES {
         let crowd = crowd_of(host, only.as_deref());
         let slop = if pass == 0 { 0.0 } else { SEPARATION_SLOP };
-        let pushes = crowd.pushes(pool, slop);
+        // A few characters are quicker on this thread than handed round a pool.
+        let pushes = if crowd.len() < SMALL_PASS {
+            crowd.pushes(&super::Serial, slop)
+        } else {
+            crowd.pushes(pool, slop)
+        };
         if pushes.is_empty() {
             return pass;
         }
