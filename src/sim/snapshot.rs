@@ -2,7 +2,7 @@
 //! that serializes with serde.
 
 use super::Sim;
-use crate::body::{body_pose, reshape_body};
+use crate::body::{reshape_body, sync_bodies};
 use crate::components::{Body, Character, LastStep, Platform, PreviousPose, Stance};
 use crate::input::{PlayerInput, Script, Wander};
 use hecs::Entity;
@@ -192,19 +192,12 @@ impl Sim {
             let saved = snapshot.physics.as_ref().ok_or(SnapshotError::NoPhysics)?;
             p.physics.restore(saved);
         }
-        // Bodies whose shape is unchanged only move, all at once (one update of the world's
-        // tree); a changed stack reshapes its body on the spot.
-        let mut moves = Vec::new();
         for saved in &snapshot.characters {
-            if let Some(body) = self.restore_character(saved) {
-                moves.push((body.0, body_pose(&saved.pose)));
-            }
+            self.restore_character(saved);
         }
-        moves.sort_by_key(|(id, _)| *id);
-        // NOTE: a body the game removed is not moved (logged), as `sync_bodies` does.
-        if let Err(e) = self.collision.set_poses(&moves) {
-            log::warn!("restore: bodies not moved: {e}");
-        }
+        // Bodies whose shape is unchanged only move, all at once (one update of the world's
+        // tree); a reshaped one is already in place and costs one comparison.
+        sync_bodies(&self.ecs, &mut self.collision);
         for saved in &snapshot.platforms {
             let Some(entity) = Entity::from_bits(saved.entity) else {
                 continue;
@@ -257,11 +250,13 @@ impl Sim {
         }
     }
 
-    /// Writes one character's saved state back. A body whose stack changed is reshaped and
-    /// placed here; one whose stack is the same is returned, for the caller to move.
-    fn restore_character(&mut self, saved: &CharacterState) -> Option<Body> {
-        let entity = Entity::from_bits(saved.entity)?;
-        let body = {
+    /// Writes one character's saved state back; a body whose stack changed is reshaped and
+    /// placed here, the others are left for [`sync_bodies`] to move.
+    fn restore_character(&mut self, saved: &CharacterState) {
+        let Some(entity) = Entity::from_bits(saved.entity) else {
+            return;
+        };
+        let to_reshape = {
             let mut q = self.ecs.query_one::<(
                 &mut Character,
                 &mut Pose,
@@ -271,7 +266,9 @@ impl Sim {
                 &mut LastStep,
                 Option<&Body>,
             )>(entity);
-            let (c, pose, prev, state, intent, last, body) = q.get().ok()?;
+            let Ok((c, pose, prev, state, intent, last, body)) = q.get() else {
+                return;
+            };
             let reshaped = c.motor.stack() != &saved.stack;
             if reshaped {
                 // NOTE: checked by `check_stacks` before anything was written.
@@ -284,18 +281,14 @@ impl Sim {
             *state = saved.state;
             *intent = saved.intent;
             last.0.clone_from(&saved.last);
-            (body.copied(), reshaped)
+            body.copied().filter(|_| reshaped)
         };
         put(&mut self.ecs, entity, saved.stance.as_ref());
         put(&mut self.ecs, entity, saved.player.as_ref());
         put(&mut self.ecs, entity, saved.wander.as_ref());
         put(&mut self.ecs, entity, saved.script.as_ref());
-        match body {
-            (Some(body), true) => {
-                reshape_body(&mut self.collision, body, &saved.stack, &saved.pose);
-                None
-            }
-            (body, _) => body,
+        if let Some(body) = to_reshape {
+            reshape_body(&mut self.collision, body, &saved.stack, &saved.pose);
         }
     }
 }

@@ -171,14 +171,18 @@ fn the_rapier_world_restores_with_the_characters() {
         .fold(0.0, f32::max);
     // Something must move for the replay to mean anything: the ball falls about a metre.
     assert!(moved > 0.05, "the bodies barely moved ({moved} m)");
+    // Each step of `sim` from here gives the bits (characters and bodies) of `first`.
+    let replays = |sim: &mut Sim, after: &str| {
+        for (step, expected) in first.iter().enumerate() {
+            sim.step();
+            assert!(
+                (state_bits(sim), digest(sim)) == *expected,
+                "step {step} after {after} differs"
+            );
+        }
+    };
     sim.restore(&saved).expect("same sim");
-    for (step, expected) in first.iter().enumerate() {
-        sim.step();
-        assert!(
-            (state_bits(&sim), digest(&sim)) == *expected,
-            "step {step} after the restore differs"
-        );
-    }
+    replays(&mut sim, "the restore");
     let text = serde_json::to_string(&saved).unwrap_or_else(|e| panic!("{e}"));
     let read: Snapshot = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
     if cfg!(feature = "rapier-serde") {
@@ -188,13 +192,7 @@ fn the_rapier_world_restores_with_the_characters() {
         let mut fresh = load("playground");
         run(&mut fresh, 7);
         fresh.restore(&read).expect("a sim built the same way");
-        for (step, expected) in first.iter().enumerate() {
-            fresh.step();
-            assert!(
-                (state_bits(&fresh), digest(&fresh)) == *expected,
-                "step {step} after restoring the read-back snapshot differs"
-            );
-        }
+        replays(&mut fresh, "restoring the read-back snapshot");
     } else {
         assert!(read.physics().is_none());
         assert_refused(&mut sim, &read, SnapshotError::NoPhysics);
