@@ -3,6 +3,7 @@
 //! checks every collider passes on the way in.
 
 use super::decompose::{Decompose, LocalSolids, Owner, WHOLE};
+use super::faces::PlacedFaces;
 use super::geometry::{boxes_overlap, solid_part};
 use super::grid;
 use super::{
@@ -73,6 +74,7 @@ impl CollisionWorld {
     pub fn insert(&mut self, desc: ColliderDesc) -> Result<ColliderId, WorldError> {
         let aabb = checked_aabb(&desc)?;
         let solids = LocalSolids::of(&*desc.shape.0);
+        let faces = PlacedFaces::of(&*desc.shape.0, &desc.pose);
         let local_box = local_box(&*desc.shape.0);
         let collider = Collider {
             shape: desc.shape,
@@ -83,6 +85,7 @@ impl CollisionWorld {
             angular_velocity: desc.angular_velocity,
             aabb,
             solids,
+            faces,
             local_box,
         };
         let index = match self.free.pop() {
@@ -151,7 +154,7 @@ impl CollisionWorld {
     pub fn set_pose(&mut self, id: ColliderId, pose: Iso) -> Result<(), WorldError> {
         let aabb = self.moved_aabb(id, &pose)?;
         if let Some(collider) = self.get_mut(id) {
-            collider.pose = pose;
+            collider.move_to(pose);
             collider.aabb = aabb;
             let on_grid = collider.flags.grid;
             self.reindex(id.index(), aabb, on_grid);
@@ -187,7 +190,7 @@ impl CollisionWorld {
         for (&(id, pose), aabb) in moves.iter().zip(boxes) {
             let Some(aabb) = aabb else { continue };
             if let Some(collider) = self.get_mut(id) {
-                collider.pose = pose;
+                collider.move_to(pose);
                 collider.aabb = aabb;
                 if collider.flags.grid {
                     self.grid.update(id.index(), aabb);
@@ -215,6 +218,7 @@ impl CollisionWorld {
         let collider = self.get_mut(id).ok_or(WorldError::UnknownCollider(id))?;
         let aabb = checked_aabb(&ColliderDesc::new(shape.clone()).pose(collider.pose))?;
         collider.solids = LocalSolids::of(&*shape.0);
+        collider.faces = PlacedFaces::of(&*shape.0, &collider.pose);
         collider.local_box = local_box(&*shape.0);
         collider.shape = shape;
         collider.aabb = aabb;
@@ -361,6 +365,7 @@ impl Geometry for CollisionWorld {
                         owner,
                         region: aabb,
                         out,
+                        faces: c.faces.as_ref(),
                     }
                     .shape(&*c.shape.0, &c.pose, WHOLE),
                 }

@@ -4,6 +4,7 @@
 //! solids ([`LocalSolids`]) that spares re-reading a compound's parts every step.
 
 use super::closest::DEGENERATE;
+use super::faces::PlacedFaces;
 use super::primitive::{Primitive, PrimitiveShape};
 use super::{ColliderId, sphere_box};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
@@ -72,12 +73,51 @@ fn is_sliver(corners: &[Point3; 3], raw: &Vec3) -> bool {
     raw.norm() <= thinnest * longest
 }
 
+/// One face of a mesh or heightfield placed in the world: its corners (world, m) and front
+/// normal (world). What [`Face::of`] makes of a parry triangle, on the fly or once for a
+/// collider's [`super::faces::PlacedFaces`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Face {
+    pub(crate) corners: [Point3; 3],
+    pub(crate) normal: UnitVec3,
+}
+
+impl Face {
+    /// The triangle `tri` of a mesh at `pose` (world), its front reversed when `flip`; `None`
+    /// for a degenerate one.
+    #[inline]
+    pub(crate) fn of(tri: &Triangle, pose: &Iso, flip: bool) -> Option<Self> {
+        let corners = [pose * tri.a, pose * tri.b, pose * tri.c];
+        let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
+        let raw = if flip { -raw } else { raw };
+        // NOTE: degenerate triangles have no side and are skipped: zero-area ones, and slivers
+        // (three nearly collinear corners, as T-junction fixes in BSP levels leave), whose
+        // normal is rounding noise and whose face region a closest-point query may wrongly
+        // report inside the sphere. Their neighbours hold the same line.
+        if is_sliver(&corners, &raw) {
+            return None;
+        }
+        let normal = UnitVec3::try_new(raw, DEGENERATE * DEGENERATE)?;
+        Some(Self { corners, normal })
+    }
+
+    /// Whether a heightfield's triangle `tri` (local) must be flipped: heightfield fronts face
+    /// the field's local +Y, whatever the winding.
+    #[inline]
+    pub(crate) fn flipped_in_field(tri: &Triangle) -> bool {
+        let n = (tri.b - tri.a).cross(&(tri.c - tri.a));
+        n.y < 0.0
+    }
+}
+
 /// Where the primitives of one collider go: its [`Owner`], the query box they must overlap
-/// (world, m) and the list they are appended to.
+/// (world, m), the list they are appended to, and the collider's faces when they were placed
+/// once ([`super::faces::PlacedFaces`], at the pose the shape is decomposed at).
 pub(crate) struct Decompose<'a> {
     pub(crate) owner: Owner,
     pub(crate) region: &'a Aabb,
     pub(crate) out: &'a mut Vec<Primitive>,
+    pub(crate) faces: Option<&'a PlacedFaces>,
 }
 
 impl Decompose<'_> {
@@ -91,17 +131,19 @@ impl Decompose<'_> {
                 if let Some(mesh) = shape.as_trimesh() {
                     let local_aabb = self.region.transform_by(&pose.inverse());
                     for i in mesh.bvh().intersect_aabb(&local_aabb) {
-                        self.triangle(&mesh.triangle(i), pose, false);
+                        match self.faces {
+                            Some(faces) => self.placed(faces, i),
+                            None => self.triangle(&mesh.triangle(i), pose, false),
+                        }
                     }
                 }
             }
             ShapeType::HeightField => {
                 if let Some(field) = shape.as_heightfield() {
                     let local_aabb = self.region.transform_by(&pose.inverse());
-                    field.map_elements_in_local_aabb(&local_aabb, &mut |_, tri| {
-                        // Heightfield fronts face the field's local +Y, whatever the winding.
-                        let n = (tri.b - tri.a).cross(&(tri.c - tri.a));
-                        self.triangle(tri, pose, n.y < 0.0);
+                    field.map_elements_in_local_aabb(&local_aabb, &mut |i, tri| match self.faces {
+                        Some(faces) => self.placed(faces, i),
+                        None => self.triangle(tri, pose, Face::flipped_in_field(tri)),
                     });
                 }
             }
@@ -122,23 +164,27 @@ impl Decompose<'_> {
         }
     }
 
-    /// Appends the triangle `tri` of a mesh at `pose` (world), its front reversed when `flip`;
-    /// twice, back to back, for a two-sided collider. Degenerate triangles are skipped.
+    /// Appends the triangle `tri` of a mesh at `pose` (world), its front reversed when `flip`.
+    /// Degenerate triangles are skipped.
     #[inline]
     fn triangle(&mut self, tri: &Triangle, pose: &Iso, flip: bool) {
-        let corners = [pose * tri.a, pose * tri.b, pose * tri.c];
-        let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
-        let raw = if flip { -raw } else { raw };
-        // NOTE: degenerate triangles have no side and are skipped: zero-area ones, and slivers
-        // (three nearly collinear corners, as T-junction fixes in BSP levels leave), whose
-        // normal is rounding noise and whose face region a closest-point query may wrongly
-        // report inside the sphere. Their neighbours hold the same line.
-        if is_sliver(&corners, &raw) {
-            return;
+        if let Some(face) = Face::of(tri, pose, flip) {
+            self.face(&face);
         }
-        let Some(normal) = UnitVec3::try_new(raw, DEGENERATE * DEGENERATE) else {
-            return;
-        };
+    }
+
+    /// Appends the placed face of triangle `id`, unless it was degenerate.
+    #[inline]
+    fn placed(&mut self, faces: &PlacedFaces, id: u32) {
+        if let Some(face) = faces.get(id) {
+            self.face(face);
+        }
+    }
+
+    /// Appends `face`; twice, back to back, for a two-sided collider.
+    #[inline]
+    fn face(&mut self, face: &Face) {
+        let Face { corners, normal } = *face;
         let aabb = Aabb::from_points_ref(corners.iter());
         let sides: &[UnitVec3] = if self.owner.two_sided {
             &[normal, -normal]

@@ -77,7 +77,14 @@ pub fn shape_primitives(
         character: flags.character,
         two_sided: flags.two_sided,
     };
-    Decompose { owner, region, out }.shape(shape, pose, WHOLE);
+    let faces = None;
+    Decompose {
+        owner,
+        region,
+        out,
+        faces,
+    }
+    .shape(shape, pose, WHOLE);
 }
 
 /// The shape a [`crate::backend::PrimitiveShape::Solid`] primitive's `part` names within its collider's

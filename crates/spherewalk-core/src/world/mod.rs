@@ -5,6 +5,8 @@
 //! - `geometry.rs`: the backend trait [`Geometry`] (three calls) and its helpers.
 //! - `primitive.rs`: [`Primitive`], the pieces of colliders the motor measures.
 //! - `decompose.rs`: parry shapes into primitives, and the per-collider cache of solids.
+//! - `faces.rs`: a static mesh's or heightfield's faces placed in the world once, when the
+//!   collider is set, rather than by every query.
 //! - `collision_world.rs`: [`CollisionWorld`], the embedded backend (BVH and cell grid).
 //! - `query.rs`: [`WorldQueries`], the queries every backend answers, written once.
 //! - `measure.rs`: one operation on one primitive, one dispatch on its shape per operation.
@@ -22,6 +24,7 @@ pub(crate) mod cast;
 mod closest;
 mod collision_world;
 mod decompose;
+mod faces;
 pub(crate) mod geometry;
 mod grid;
 pub(crate) mod measure;
@@ -205,8 +208,21 @@ pub struct Collider {
     /// The shape as closed-form solids (local), when it is made of balls, cuboids and
     /// capsules only.
     solids: Option<decompose::LocalSolids>,
+    /// A mesh's or heightfield's faces placed at `pose` (world), until the collider moves.
+    faces: Option<faces::PlacedFaces>,
     /// The shape's [`local_box`] (a compound's), so moving the collider reads no shape.
     local_box: Option<Aabb>,
+}
+
+impl Collider {
+    /// Sets the world pose; faces placed at another pose no longer hold and are dropped (the
+    /// collider is decomposed on the fly from then on).
+    fn move_to(&mut self, pose: Iso) {
+        if self.pose != pose {
+            self.faces = None;
+        }
+        self.pose = pose;
+    }
 }
 
 /// Farthest a collider may reach from the world origin along any axis (m, world): 1000 km.
