@@ -1,11 +1,13 @@
 //! A character's body collider in the runtime: where the runtime inserts, reshapes and moves
 //! it. Its shape, pose and layer are the core's ([`spherewalk_core::crowd`]).
 
+use crate::lent::Lent;
 use hecs::World;
 use spherewalk_core::crowd::body_collider;
 pub use spherewalk_core::crowd::{CHARACTER_LAYER, body_pose};
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{ColliderId, CollisionWorld, Pose, SphereStack, WorldError, math::Iso};
+use std::cell::RefCell;
 
 /// The character's own collider in the shared [`CollisionWorld`]: a compound of its spheres
 /// that the other characters collide with (never walkable, so nobody stands on a head). Moved
@@ -47,15 +49,19 @@ pub fn reshape_body(collision: &mut CollisionWorld, body: Body, stack: &SphereSt
 /// Moves every character's [`Body`] collider to its pose (world), so the others collide with
 /// where it stands at the start of the step.
 pub fn sync_bodies(world: &World, collision: &mut CollisionWorld) {
-    let mut moves: Vec<(ColliderId, Iso)> = world
-        .query::<(&Body, &Pose)>()
-        .iter()
-        .map(|(body, pose)| (body.0, body_pose(pose)))
-        .collect();
-    moves.sort_by_key(|(id, _)| *id);
+    let mut moves = Lent::take(&MOVES);
+    moves.clear();
+    let mut poses = world.query::<(&Body, &Pose)>();
+    moves.extend(poses.iter().map(|(body, pose)| (body.0, body_pose(pose))));
+    moves.sort_unstable_by_key(|(id, _)| *id);
     // NOTE: bodies are inserted by the runtime with finite poses, and the motor never makes a
     // pose non-finite; a refused batch (a body the game removed) leaves them where they were.
     if let Err(e) = collision.set_poses(&moves) {
         log::warn!("bodies not moved this step: {e}");
     }
+}
+
+thread_local! {
+    /// Each thread's spare list of body moves, between [`sync_bodies`] runs.
+    static MOVES: RefCell<Vec<(ColliderId, Iso)>> = RefCell::default();
 }

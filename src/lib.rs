@@ -56,6 +56,7 @@ mod body;
 pub mod components;
 mod events;
 pub mod input;
+mod lent;
 mod rng;
 pub mod scene;
 mod schedule;

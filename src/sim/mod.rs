@@ -153,6 +153,8 @@ pub struct Sim {
     events_dropped: u64,
     names: BTreeMap<ColliderId, String>,
     hooks: Option<Arc<dyn ContactHooks + Send + Sync>>,
+    /// The gravity fields, rebuilt only when the world's change.
+    gravity: systems::GravityCache,
     /// The rapier world of dynamic bodies, once [`Sim::enable_physics`] ran.
     #[cfg(feature = "rapier")]
     pub(crate) physics: Option<Box<physics::SimPhysics>>,
@@ -173,6 +175,7 @@ impl Sim {
             events: Vec::new(),
             events_dropped: 0,
             names: BTreeMap::new(),
+            gravity: systems::GravityCache::default(),
             hooks: None,
             #[cfg(feature = "rapier")]
             physics: None,
@@ -440,11 +443,11 @@ impl Sim {
             None => geometry,
         };
         // The gravity fields, once for the characters' steps and the bodies'.
-        let fields = systems::gravity_fields(&self.ecs);
+        let fields = self.gravity.fields(&self.ecs);
         {
             phase!("spherewalk: characters");
             let parallel = self.parallel;
-            systems::step_characters(&mut self.ecs, geometry, hooks, &fields, dt, parallel);
+            systems::step_characters(&mut self.ecs, geometry, hooks, fields, dt, parallel);
         }
         {
             phase!("spherewalk: separation and pads");
@@ -454,7 +457,7 @@ impl Sim {
         #[cfg(feature = "rapier")]
         if let Some(p) = self.physics.as_mut() {
             phase!("spherewalk: dynamic bodies");
-            physics::step_physics(&mut self.ecs, p, &self.collision, &fields, dt);
+            physics::step_physics(&mut self.ecs, p, &self.collision, fields, dt);
         }
         phase!("spherewalk: events");
         collect_events(&self.ecs, self.steps, &mut self.events);

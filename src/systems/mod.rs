@@ -10,10 +10,7 @@
 //! 6. [`separate_characters`] — overlapping characters are pushed apart, half each;
 //! 7. [`launch_from_pads`] — characters standing on jump pads are thrown.
 
-use std::cell::RefCell;
-use std::mem::take;
-use std::ops::{Deref, DerefMut};
-use std::thread::LocalKey;
+pub(crate) use crate::lent::Lent;
 
 mod intent;
 mod motor;
@@ -24,7 +21,7 @@ mod stance;
 
 pub use crate::body::{body_pose, body_shape, sync_bodies};
 pub use intent::{player_intents, script_intents, wander_intents};
-pub use motor::{gravity_fields, step_characters};
+pub use motor::{GravityCache, gravity_fields, step_characters};
 pub use pads::launch_from_pads;
 pub use platforms::{move_platforms, velocities};
 pub use separate::separate_characters;
@@ -77,52 +74,6 @@ pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
         .iter()
         .filter_map(|item| f(&mut value, item))
         .collect()
-}
-
-/// A working buffer a system borrows from the spare one its thread keeps in `home` for as
-/// long as it lives, and gives back when dropped: a system's buffers keep their capacity from
-/// one step to the next instead of growing anew each step, on the calling thread and on every
-/// rayon worker alike. Two lent at once on one thread (none of the systems nests them) only
-/// means the second starts empty.
-pub(crate) struct Lent<S: Default + 'static> {
-    value: S,
-    home: &'static LocalKey<RefCell<S>>,
-}
-
-impl<S: Default + 'static> Lent<S> {
-    /// Takes this thread's spare buffer from `home` (an empty one when it is out).
-    pub(crate) fn take(home: &'static LocalKey<RefCell<S>>) -> Self {
-        let value = home.with(|spare| spare.try_borrow_mut().map(|mut s| take(&mut *s)));
-        Self {
-            value: value.unwrap_or_default(),
-            home,
-        }
-    }
-}
-
-impl<S: Default + 'static> Deref for Lent<S> {
-    type Target = S;
-    fn deref(&self) -> &S {
-        &self.value
-    }
-}
-
-impl<S: Default + 'static> DerefMut for Lent<S> {
-    fn deref_mut(&mut self) -> &mut S {
-        &mut self.value
-    }
-}
-
-impl<S: Default + 'static> Drop for Lent<S> {
-    fn drop(&mut self) {
-        let value = take(&mut self.value);
-        // NOTE: a thread being torn down has no spare left to fill; the buffer just goes.
-        let _ = self.home.try_with(|spare| {
-            if let Ok(mut s) = spare.try_borrow_mut() {
-                *s = value;
-            }
-        });
-    }
 }
 
 /// Sorts `items`, on rayon's pool when `parallel` is asked for and the `parallel` feature is

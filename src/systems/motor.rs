@@ -31,6 +31,53 @@ pub fn gravity_fields(world: &World) -> GravityFields {
     set
 }
 
+/// The world's gravity fields kept from one step to the next: [`GravityCache::fields`] checks
+/// the world's [`GravityField`] entities against the ones it last built from (a comparison
+/// each, no allocation) and rebuilds only when one was added, removed or changed, by the `Sim`
+/// or by the game through its hecs world.
+#[derive(Clone, Debug, Default)]
+pub struct GravityCache {
+    /// The fields built from, by entity id.
+    seen: Vec<(hecs::Entity, GravityField)>,
+    /// What [`gravity_fields`] made of them.
+    fields: GravityFields,
+}
+
+impl GravityCache {
+    /// The gravity fields of `world`'s [`GravityField`] entities, as [`gravity_fields`] makes
+    /// them.
+    pub fn fields(&mut self, world: &World) -> &GravityFields {
+        if !self.holds(world) {
+            let mut seen: Vec<(hecs::Entity, GravityField)> = world
+                .query::<(hecs::Entity, &GravityField)>()
+                .iter()
+                .map(|(e, f)| (e, f.clone()))
+                .collect();
+            seen.sort_by_key(|(e, _)| e.id());
+            self.fields = gravity_fields(world);
+            self.seen = seen;
+        }
+        &self.fields
+    }
+
+    /// Whether the world's fields are the ones built from.
+    fn holds(&self, world: &World) -> bool {
+        let mut query = world.query::<(hecs::Entity, &GravityField)>();
+        let mut count = 0;
+        for (entity, field) in query.iter() {
+            count += 1;
+            let found = self
+                .seen
+                .binary_search_by_key(&entity.id(), |(e, _)| e.id());
+            match found {
+                Ok(i) if self.seen[i].0 == entity && self.seen[i].1 == *field => {}
+                _ => return false,
+            }
+        }
+        count == self.seen.len()
+    }
+}
+
 /// One character's components for a step.
 type Item<'a> = (
     &'a Character,

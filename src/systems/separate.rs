@@ -16,7 +16,7 @@ use crate::body::sync_bodies;
 use crate::components::{Body, Character};
 use hecs::World;
 use spherewalk_core::crowd::{
-    Crowd, Member, Pool, SMALL_PASS, SeparationScratch, Serial, resolve_push, separate,
+    Crowd, Member, PassPool, Pool, SeparationScratch, resolve_push, separate,
 };
 use spherewalk_core::{ColliderId, CollisionWorld, MotorState, Pose, Vec3};
 use std::cell::RefCell;
@@ -47,6 +47,9 @@ impl Pool for Rayon {
     }
 }
 
+/// The pool one part of a separation pass runs on.
+type On<'a> = PassPool<'a, Rayon>;
+
 /// One character's components for [`resolve_push`].
 type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 
@@ -71,7 +74,7 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
             .filter(|(b, ..)| shared.get(b.0).is_some())
             .collect();
         items.sort_by_key(|(b, ..)| b.0);
-        let crowd_of = |items: &Vec<Pushed<'_>>, only: Option<&[ColliderId]>| {
+        let crowd_of = |items: &Vec<Pushed<'_>>, only: Option<&[ColliderId]>, on: &On<'_>| {
             let members = items
                 .iter()
                 .filter(|(b, ..)| Crowd::keeps(only, b.0))
@@ -81,13 +84,9 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
                     pose: **p,
                 })
                 .collect::<Vec<_>>();
-            if members.len() < SMALL_PASS {
-                Crowd::new(members, &Serial)
-            } else {
-                Crowd::new(members, &pool)
-            }
+            Crowd::new(members, on)
         };
-        let apply = |items: &mut Vec<Pushed<'_>>, pushes: &[(ColliderId, Vec3)]| {
+        let apply = |items: &mut Vec<Pushed<'_>>, pushes: &[(ColliderId, Vec3)], on: &On<'_>| {
             let mut moved: Vec<(&mut Pushed<'_>, Vec3)> = items
                 .iter_mut()
                 .filter_map(|item| Some((Crowd::push_of(pushes, item.0.0)?, item)))
@@ -98,10 +97,10 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
                  ((_, c, pose, state), push): &mut (&mut Pushed<'_>, Vec3)| {
                     resolve_push(&c.motor, shared, (pose, state), push, scratch);
                 };
-            let parallel = parallel && moved.len() >= SMALL_PASS;
-            super::for_each_init(&mut moved, parallel, || Lent::take(&SPARE), resolve);
+            let lend = || Lent::take(&SPARE);
+            super::for_each_init(&mut moved, on.is_parallel(), lend, resolve);
         };
-        separate(&pool, &mut items, crowd_of, apply);
+        separate(&pool, items.len(), &mut items, crowd_of, apply);
     }
     sync_bodies(world, collision);
 }

@@ -9,14 +9,14 @@ use crate::plugin::{CharacterWorld, DefaultGravity};
 use bevy::ecs::change_detection::DetectChanges;
 use bevy::log::{error, warn};
 use bevy::prelude::{
-    ChildOf, Commands, Entity, Fixed, Has, Local, MessageWriter, Query, Ref, RemovedComponents,
-    Res, ResMut, Time, Transform, TransformHelper,
+    ChildOf, Commands, Entity, Fixed, Has, Local, MessageWriter, Mut, Query, Ref,
+    RemovedComponents, Res, ResMut, Time, Transform, TransformHelper,
 };
 use bevy::tasks::{ComputeTaskPool, ParallelSlice};
 use bevy::utils::Parallel;
 use spherewalk_core::crowd::{
-    Crowd, Member, Pool, SeparationScratch, body_collider, body_pose, resolve_push, separate,
-    soft_filter, solid_filter,
+    Crowd, Member, PassPool, Pool, SeparationScratch, body_collider, body_pose, resolve_push,
+    separate, soft_filter, solid_filter,
 };
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
@@ -379,7 +379,8 @@ pub(crate) fn separate_characters(
     scratch: Local<Parallel<SeparationScratch>>,
 ) {
     let crowd_of = |(walkers, _): &(Query<&mut Walker>, &CollisionWorld),
-                    only: Option<&[ColliderId]>| {
+                    only: Option<&[ColliderId]>,
+                    on: &PassPool<'_, ComputePool>| {
         let members = walkers.iter().filter_map(|w| {
             let body = w.body.filter(|b| Crowd::keeps(only, *b))?;
             Some(Member {
@@ -388,24 +389,31 @@ pub(crate) fn separate_characters(
                 pose: w.pose,
             })
         });
-        Crowd::new(members.collect(), &ComputePool)
+        Crowd::new(members.collect(), on)
     };
     let apply = |(walkers, world): &mut (Query<&mut Walker>, &CollisionWorld),
-                 pushes: &[(ColliderId, Vec3)]| {
+                 pushes: &[(ColliderId, Vec3)],
+                 on: &PassPool<'_, ComputePool>| {
         let world: &CollisionWorld = world;
-        walkers.par_iter_mut().for_each_init(
-            || scratch.borrow_local_mut(),
-            |scratch, mut walker| {
-                let push = walker.body.and_then(|b| Crowd::push_of(pushes, b));
-                if let Some(push) = push {
-                    let w = &mut *walker;
-                    resolve_push(&w.motor, world, (&mut w.pose, &mut w.state), &push, scratch);
-                }
-            },
-        );
+        let resolve = |scratch: &mut SeparationScratch, mut walker: Mut<'_, Walker>| {
+            let push = walker.body.and_then(|b| Crowd::push_of(pushes, b));
+            if let Some(push) = push {
+                let w = &mut *walker;
+                resolve_push(&w.motor, world, (&mut w.pose, &mut w.state), &push, scratch);
+            }
+        };
+        if on.is_parallel() {
+            walkers
+                .par_iter_mut()
+                .for_each_init(|| scratch.borrow_local_mut(), |s, w| resolve(s, w));
+        } else {
+            let mut local = scratch.borrow_local_mut();
+            walkers.iter_mut().for_each(|w| resolve(&mut local, w));
+        }
     };
+    let characters = walkers.iter().filter(|w| w.body.is_some()).count();
     let mut host = (walkers.reborrow(), &cw.world);
-    separate(&ComputePool, &mut host, crowd_of, apply);
+    separate(&ComputePool, characters, &mut host, crowd_of, apply);
     let mut moves: Vec<(ColliderId, Iso)> = walkers
         .iter()
         .filter_map(|w| Some((w.body?, body_pose(&w.pose))))

@@ -24,7 +24,7 @@ mod separate;
 
 pub use pairs::overlapping_pairs;
 pub use separate::{
-    Crowd, MAX_SEPARATION_PASSES, Member, SEPARATION_SLOP, SMALL_PASS, SeparationScratch,
+    Crowd, MAX_SEPARATION_PASSES, Member, PassPool, SEPARATION_SLOP, SMALL_PASS, SeparationScratch,
     resolve_push, separate,
 };
 

@@ -165,8 +165,8 @@ impl Crowd {
     }
 }
 
-/// Characters below which a pass of [`separate`] runs on the calling thread whatever the pool
-/// (the result is the same either way): hosts may use it for their own share of a pass.
+/// Characters below which a pass of [`separate`] runs on the calling thread whatever the host's
+/// pool (the result is the same either way): [`PassPool::for_count`] decides it.
 pub const SMALL_PASS: usize = 512;
 
 /// The most passes [`separate`] runs in one step. Each pass after the first meets only the
@@ -178,36 +178,91 @@ pub const MAX_SEPARATION_PASSES: usize = 8;
 /// busy for nothing.
 pub const SEPARATION_SLOP: Real = 1e-4;
 
-/// The separation of one step: passes of [`Crowd::pushes`], each applied by `apply`, until
-/// nobody overlaps (the first pass: at all; the later ones: by more than
-/// [`SEPARATION_SLOP`]) or [`MAX_SEPARATION_PASSES`] ran. One pass pushes each overlapping
-/// pair half-way apart each; it leaves overlaps where a character is pushed by several others
-/// at once or the scenery holds one side back, which the next passes take out.
+/// Where one part of a [`separate`] pass runs: on the calling thread ([`PassPool::Serial`])
+/// when it has fewer than [`SMALL_PASS`] characters, which are quicker there than handed round,
+/// else on the host's pool. A [`Pool`] itself, so the host builds its [`Crowd`] and applies
+/// the pushes on the one [`separate`] hands it.
+#[derive(Clone, Copy, Debug)]
+pub enum PassPool<'a, P> {
+    /// The calling thread.
+    Serial,
+    /// The host's pool.
+    Shared(&'a P),
+}
+
+impl<'a, P: Pool> PassPool<'a, P> {
+    /// The pool for work over `count` characters: `pool` from [`SMALL_PASS`] up, else the
+    /// calling thread.
+    pub fn for_count(pool: &'a P, count: usize) -> Self {
+        if count < SMALL_PASS {
+            Self::Serial
+        } else {
+            Self::Shared(pool)
+        }
+    }
+}
+
+impl<P: Pool> Pool for PassPool<'_, P> {
+    fn is_parallel(&self) -> bool {
+        match self {
+            Self::Serial => false,
+            Self::Shared(pool) => pool.is_parallel(),
+        }
+    }
+
+    fn map<T: Sync, U: Send + 'static>(
+        &self,
+        items: &[T],
+        f: impl Fn(&T) -> U + Sync + Send,
+    ) -> Vec<U> {
+        match self {
+            Self::Serial => super::Serial.map(items, f),
+            Self::Shared(pool) => pool.map(items, f),
+        }
+    }
+
+    fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
+        match self {
+            Self::Serial => super::Serial.sort_unstable(items),
+            Self::Shared(pool) => pool.sort_unstable(items),
+        }
+    }
+}
+
+/// The separation of one step among `characters` characters: passes of [`Crowd::pushes`],
+/// each applied by `apply`, until nobody overlaps (the first pass: at all; the later ones: by
+/// more than [`SEPARATION_SLOP`]) or [`MAX_SEPARATION_PASSES`] ran. One pass pushes each
+/// overlapping pair half-way apart each; it leaves overlaps where a character is pushed by
+/// several others at once or the scenery holds one side back, which the next passes take out.
+/// Fewer than two characters cannot overlap: nothing is asked of the host then.
 ///
-/// `crowd_of(host, only)` builds the [`Crowd`] of the characters' current poses in `host`
-/// (the caller's characters and world): all of them for `None`, else those whose body is in
-/// `only` (sorted; [`Crowd::keeps`] tells). `apply(host, pushes)` moves each character in the
-/// pushes it gets (with [`resolve_push`]). Returns how many passes pushed somebody.
-pub fn separate<H>(
-    pool: &impl Pool,
+/// `crowd_of(host, only, pool)` builds the [`Crowd`] of the characters' current poses in
+/// `host` (the caller's characters and world) on `pool`: all of them for `None`, else those
+/// whose body is in `only` (sorted; [`Crowd::keeps`] tells). `apply(host, pushes, pool)` moves
+/// each character in the pushes it gets (with [`resolve_push`]), on `pool`. Each part runs on
+/// `pool` or on the calling thread by its size ([`PassPool::for_count`]); the bits are the
+/// same either way. Returns how many passes pushed somebody.
+pub fn separate<H, P: Pool>(
+    pool: &P,
+    characters: usize,
     host: &mut H,
-    mut crowd_of: impl FnMut(&H, Option<&[ColliderId]>) -> Crowd,
-    mut apply: impl FnMut(&mut H, &[(ColliderId, Vec3)]),
+    mut crowd_of: impl FnMut(&H, Option<&[ColliderId]>, &PassPool<'_, P>) -> Crowd,
+    mut apply: impl FnMut(&mut H, &[(ColliderId, Vec3)], &PassPool<'_, P>),
 ) -> usize {
+    if characters < 2 {
+        return 0;
+    }
     let mut only: Option<Vec<ColliderId>> = None;
     for pass in 0..MAX_SEPARATION_PASSES {
-        let crowd = crowd_of(host, only.as_deref());
+        let count = only.as_ref().map_or(characters, Vec::len);
+        let on = PassPool::for_count(pool, count);
+        let crowd = crowd_of(host, only.as_deref(), &on);
         let slop = if pass == 0 { 0.0 } else { SEPARATION_SLOP };
-        // A few characters are quicker on this thread than handed round a pool.
-        let pushes = if crowd.len() < SMALL_PASS {
-            crowd.pushes(&super::Serial, slop)
-        } else {
-            crowd.pushes(pool, slop)
-        };
+        let pushes = crowd.pushes(&on, slop);
         if pushes.is_empty() {
             return pass;
         }
-        apply(host, &pushes);
+        apply(host, &pushes, &PassPool::for_count(pool, pushes.len()));
         only = Some(crowd.around(&pushes));
     }
     MAX_SEPARATION_PASSES

@@ -29,6 +29,8 @@ pub struct CollisionWorld {
     workspace: BvhWorkspace,
     /// Colliders flagged [`ColliderFlags::grid`], which are not in `bvh`.
     grid: grid::CellGrid,
+    /// [`Self::set_poses`]'s list of new boxes, kept from one batch to the next.
+    moved: Vec<Option<Aabb>>,
 }
 
 /// One slot of the world: its generation and the collider in it, if any.
@@ -179,15 +181,21 @@ impl CollisionWorld {
     /// # Errors
     /// As [`Self::set_pose`], for the first bad entry; nothing is moved then.
     pub fn set_poses(&mut self, moves: &[(ColliderId, Iso)]) -> Result<(), WorldError> {
-        let boxes = moves
-            .iter()
-            .map(|(id, pose)| match self.get(*id) {
-                Some(c) if c.pose == *pose => Ok(None),
-                _ => self.moved_aabb(*id, pose).map(Some),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut boxes = std::mem::take(&mut self.moved);
+        boxes.clear();
+        let checked = moves.iter().try_for_each(|(id, pose)| {
+            boxes.push(match self.get(*id) {
+                Some(c) if c.pose == *pose => None,
+                _ => Some(self.moved_aabb(*id, pose)?),
+            });
+            Ok(())
+        });
+        if let Err(e) = checked {
+            self.moved = boxes;
+            return Err(e);
+        }
         let mut tree_moved = false;
-        for (&(id, pose), aabb) in moves.iter().zip(boxes) {
+        for (&(id, pose), &aabb) in moves.iter().zip(&boxes) {
             let Some(aabb) = aabb else { continue };
             if let Some(collider) = self.get_mut(id) {
                 collider.move_to(pose);
@@ -206,6 +214,7 @@ impl CollisionWorld {
             // queries fast (queries sort their results by id, so the layout never shows).
             self.bvh.optimize_incremental(&mut self.workspace);
         }
+        self.moved = boxes;
         Ok(())
     }
 

@@ -3,8 +3,7 @@
 //! capsules resolved into closed-form primitives; with the per-collider cache of resolved
 //! solids ([`LocalSolids`]) that spares re-reading a compound's parts every step.
 
-use super::closest::DEGENERATE;
-use super::faces::PlacedFaces;
+use super::faces::{Face, PlacedFaces};
 use super::primitive::{Primitive, PrimitiveShape};
 use super::{ColliderId, sphere_box};
 use crate::math::{Iso, Point3, Real, UnitVec3, Vec3};
@@ -46,67 +45,6 @@ impl Owner {
             aabb,
             shape,
         });
-    }
-}
-
-/// A triangle thinner than this share of its longest edge is a sliver.
-const SLIVER: Real = 1e-5;
-/// ... or thinner than this many f32 roundings of its largest coordinate (m per m): four, at
-/// which rounding the corners alone can tilt the normal by a quarter of a radian. (Sixty-four
-/// dropped real 4 cm strips of a level put 5 km from the origin.)
-const SLIVER_ROUNDINGS: Real = 4.0 * Real::EPSILON;
-
-/// True when the triangle with `corners` (world, m) and unnormalised normal `raw` (their edge
-/// cross product) is a sliver: its height over its longest edge is under [`SLIVER`] of that
-/// edge, or under [`SLIVER_ROUNDINGS`] of its largest coordinate (far from the origin, where
-/// f32 rounding of the corners alone tilts a thin triangle's normal).
-fn is_sliver(corners: &[Point3; 3], raw: &Vec3) -> bool {
-    let [a, b, c] = *corners;
-    let longest = (b - a)
-        .norm_squared()
-        .max((c - a).norm_squared())
-        .max((c - b).norm_squared())
-        .sqrt();
-    let scale = a.coords.amax().max(b.coords.amax()).max(c.coords.amax());
-    let thinnest = (SLIVER * longest).max(SLIVER_ROUNDINGS * scale);
-    // Height over the longest edge = |raw| / longest.
-    raw.norm() <= thinnest * longest
-}
-
-/// One face of a mesh or heightfield placed in the world: its corners (world, m) and front
-/// normal (world). What [`Face::of`] makes of a parry triangle, on the fly or once for a
-/// collider's [`super::faces::PlacedFaces`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Face {
-    pub(crate) corners: [Point3; 3],
-    pub(crate) normal: UnitVec3,
-}
-
-impl Face {
-    /// The triangle `tri` of a mesh at `pose` (world), its front reversed when `flip`; `None`
-    /// for a degenerate one.
-    #[inline]
-    pub(crate) fn of(tri: &Triangle, pose: &Iso, flip: bool) -> Option<Self> {
-        let corners = [pose * tri.a, pose * tri.b, pose * tri.c];
-        let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
-        let raw = if flip { -raw } else { raw };
-        // NOTE: degenerate triangles have no side and are skipped: zero-area ones, and slivers
-        // (three nearly collinear corners, as T-junction fixes in BSP levels leave), whose
-        // normal is rounding noise and whose face region a closest-point query may wrongly
-        // report inside the sphere. Their neighbours hold the same line.
-        if is_sliver(&corners, &raw) {
-            return None;
-        }
-        let normal = UnitVec3::try_new(raw, DEGENERATE * DEGENERATE)?;
-        Some(Self { corners, normal })
-    }
-
-    /// Whether a heightfield's triangle `tri` (local) must be flipped: heightfield fronts face
-    /// the field's local +Y, whatever the winding.
-    #[inline]
-    pub(crate) fn flipped_in_field(tri: &Triangle) -> bool {
-        let n = (tri.b - tri.a).cross(&(tri.c - tri.a));
-        n.y < 0.0
     }
 }
 
@@ -185,7 +123,10 @@ impl Decompose<'_> {
     #[inline]
     fn face(&mut self, face: &Face) {
         let Face { corners, normal } = *face;
-        let aabb = Aabb::from_points_ref(corners.iter());
+        let [a, b, c] = corners;
+        // The corners' box, as parry's `Aabb::from_points` makes it (the same minima and
+        // maxima) without its iterator.
+        let aabb = Aabb::new(a.inf(&b).inf(&c), a.sup(&b).sup(&c));
         let sides: &[UnitVec3] = if self.owner.two_sided {
             &[normal, -normal]
         } else {

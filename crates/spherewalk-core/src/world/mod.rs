@@ -339,3 +339,153 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod placed_faces {
+    use super::faces::{MAX_PLACED_FACES, PlacedFaces};
+    use super::geometry::shape_primitives;
+    use super::test_rng::Lcg;
+    use super::{ColliderDesc, CollisionWorld, Geometry, QueryFilter, boxes_overlap};
+    use crate::math::{Iso, Point3, Real, Vec3};
+    use nalgebra::DMatrix;
+    use parry3d::bounding_volume::Aabb;
+    use parry3d::shape::{HeightFieldCellStatus, HeightFieldFlags, SharedShape};
+
+    /// A bumpy 12 × 12-cell mesh, 1 m cells, with a zero-area triangle and a sliver among
+    /// its faces (both must stay skipped).
+    fn mesh() -> SharedShape {
+        let n = 13;
+        let mut vertices = Vec::new();
+        for z in 0..n {
+            for x in 0..n {
+                let (fx, fz) = (x as Real, z as Real);
+                vertices.push(Point3::new(fx, (0.7 * fx).sin() * (0.4 * fz).cos(), fz));
+            }
+        }
+        let mut indices = Vec::new();
+        for z in 0..n - 1 {
+            for x in 0..n - 1 {
+                let i = z * n + x;
+                indices.push([i, i + n, i + 1]);
+                indices.push([i + 1, i + n, i + n + 1]);
+            }
+        }
+        // A zero-area triangle and a sliver 1e-7 m high over a 1 m edge.
+        let base = vertices.len() as u32;
+        vertices.extend([
+            Point3::new(3.0, 2.0, 3.0),
+            Point3::new(4.0, 2.0, 3.0),
+            Point3::new(5.0, 2.0, 3.0),
+            Point3::new(3.5, 2.0 + 1e-7, 3.0),
+        ]);
+        indices.push([base, base + 1, base + 2]);
+        indices.push([base, base + 3, base + 1]);
+        SharedShape::trimesh(vertices, indices).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A 10 × 12-cell heightfield 8 m × 10 m, half its cells zigzag, with a removed cell and
+    /// a cell missing its right triangle.
+    fn field() -> SharedShape {
+        let heights = DMatrix::from_fn(11, 13, |i, j| ((i * 7 + j * 3) % 5) as Real * 0.3);
+        let mut status = DMatrix::from_fn(10, 12, |i, j| {
+            if (i + j) % 2 == 0 {
+                HeightFieldCellStatus::ZIGZAG_SUBDIVISION
+            } else {
+                HeightFieldCellStatus::empty()
+            }
+        });
+        status[(4, 4)] = HeightFieldCellStatus::CELL_REMOVED;
+        status[(6, 2)] = HeightFieldCellStatus::RIGHT_TRIANGLE_REMOVED;
+        let mut field = parry3d::shape::HeightField::with_flags(
+            heights,
+            Vec3::new(8.0, 1.0, 10.0),
+            HeightFieldFlags::empty(),
+        );
+        *field.cells_statuses_mut() = status;
+        SharedShape::new(field)
+    }
+
+    /// The primitives `world` gathers in `region` against what decomposing the collider's
+    /// shape on the fly gives: the same, bit for bit.
+    fn gathered_as_on_the_fly(world: &CollisionWorld, region: &Aabb) -> usize {
+        let (mut ids, mut placed) = (Vec::new(), Vec::new());
+        world.gather_primitives(region, &QueryFilter::default(), &mut ids, &mut placed);
+        let mut fly = Vec::new();
+        for (id, c) in world.iter() {
+            if boxes_overlap(&c.aabb, region) {
+                shape_primitives(id, &c.flags, (&*c.shape.0, &c.pose), region, &mut fly);
+            }
+        }
+        assert_eq!(placed, fly, "region {region:?}");
+        placed.len()
+    }
+
+    #[test]
+    fn placed_faces_are_the_faces_decomposed_on_the_fly() {
+        let mut rng = Lcg(33);
+        // Each shape with the middle of its local box (m) and how far around it regions go.
+        let middle = Vec3::new(6.0, 0.5, 6.0);
+        let shapes = [
+            (mesh(), false, middle, 7.0),
+            (mesh(), true, middle, 7.0),
+            (field(), false, Vec3::new(0.0, 0.6, 0.0), 5.0),
+        ];
+        for (shape, two_sided, middle, spread) in shapes {
+            let pose = rng.pose(20.0);
+            let mut world = CollisionWorld::new();
+            let desc = ColliderDesc::new(shape).pose(pose);
+            let desc = if two_sided { desc.two_sided() } else { desc };
+            let id = world.insert(desc).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                world.get(id).is_some_and(|c| c.faces.is_some()),
+                "faces placed"
+            );
+            let mut total = 0;
+            for _ in 0..200 {
+                let (x, z) = (rng.range(-spread, spread), rng.range(-spread, spread));
+                let centre = pose * Point3::from(middle + Vec3::new(x, rng.range(-1.0, 1.0), z));
+                let half = Vec3::new(
+                    rng.range(0.1, 3.0),
+                    rng.range(0.1, 3.0),
+                    rng.range(0.1, 3.0),
+                );
+                total += gathered_as_on_the_fly(&world, &Aabb::new(centre - half, centre + half));
+            }
+            // The regions must meet the shape, or the comparison shows nothing.
+            assert!(total > 1000, "{total} primitives compared");
+            // Moved, the collider drops its faces and still gathers the right ones.
+            let moved = rng.pose(20.0);
+            world.set_pose(id, moved).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                world.get(id).is_some_and(|c| c.faces.is_none()),
+                "faces dropped"
+            );
+            let centre = moved * Point3::from(middle);
+            let half = Vec3::repeat(4.0);
+            let after = gathered_as_on_the_fly(&world, &Aabb::new(centre - half, centre + half));
+            assert!(after > 10, "{after} primitives after the move");
+        }
+    }
+
+    #[test]
+    fn a_mesh_too_big_or_a_mirrored_field_places_no_faces() {
+        // A mirrored field keeps the on-the-fly path.
+        let mirrored = parry3d::shape::HeightField::new(
+            DMatrix::from_element(3, 3, 0.0),
+            Vec3::new(-4.0, 1.0, 4.0),
+        );
+        assert!(PlacedFaces::of(&mirrored, &Iso::identity()).is_none());
+        // One more cell than the limit allows.
+        let rows = MAX_PLACED_FACES / 2 / 1024 + 1;
+        let big = parry3d::shape::HeightField::new(
+            DMatrix::from_element(rows + 1, 1025, 0.0),
+            Vec3::new(100.0, 1.0, 100.0),
+        );
+        assert!(PlacedFaces::of(&big, &Iso::identity()).is_none());
+        let fits = parry3d::shape::HeightField::new(
+            DMatrix::from_element(rows, 1025, 0.0),
+            Vec3::new(100.0, 1.0, 100.0),
+        );
+        assert!(PlacedFaces::of(&fits, &Iso::identity()).is_some());
+    }
+}
