@@ -6,7 +6,9 @@ use super::{CHARACTER_LAYER, Pool, overlapping_pairs, soft_filter};
 use crate::backend::{Geometry, Primitive};
 use crate::contact::Hit;
 use crate::math::project_on_plane;
-use crate::phases::{ContactBuffer, Moving, PushBuffers, PushMode, pushback};
+use crate::phases::{ContactBuffer, Moving, PushBuffers, PushMode, StepContext, pushback};
+use crate::step::{REGION_SLACK, stack_box};
+use crate::world::QueryFilter;
 use crate::{ColliderId, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3};
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use std::ops::Range;
@@ -348,6 +350,11 @@ pub struct SeparationScratch {
 /// Moves a character at `pose` by `push` (m, world; from [`Crowd::pushes`]), removes its
 /// velocity into the push from `state`, and resolves it against `world` without the other
 /// characters' bodies (which the push just cleared). `scratch` is working space.
+///
+/// The resolve first looks only at what lies around the pushed stack, as far as a pushback
+/// out of what the push moved it into can take it (the push's length, twice the skin width
+/// and some slack); when it reached past that, it runs again over a cube reaching the stack's
+/// height around it, as the step falls back on its wide region.
 pub fn resolve_push(
     motor: &Motor,
     world: &dyn Geometry,
@@ -364,21 +371,55 @@ pub fn resolve_push(
     }
     let filter = soft_filter(motor.filter());
     debug_assert_eq!(filter.mask & CHARACTER_LAYER, 0);
+    let skin = motor.settings().skin_width;
+    let start = (*pose, state.velocity);
+    let tight = stack_box(motor, pose, push.norm() + 2.0 * skin + REGION_SLACK);
+    let moved = (&mut *pose, &mut *state);
+    if resolve_within(motor, world, &filter, moved, Some(&tight), scratch) {
+        return;
+    }
+    (*pose, state.velocity) = start;
     let reach = Vec3::repeat(motor.stack().height() + push.norm());
-    let bounds = Aabb::new(pose.position - reach, pose.position + reach);
+    let wide = Aabb::new(pose.position - reach, pose.position + reach);
+    scratch.prims.clear();
+    world.gather_primitives(&wide, &filter, &mut scratch.ids, &mut scratch.prims);
+    resolve_within(motor, world, &filter, (pose, state), None, scratch);
+}
+
+/// One resolve of [`resolve_push`]: the pushback of the stack at `pose` out of the primitives
+/// of `world` passing `filter` within `bounds` (world, m), or out of those already in
+/// `scratch` for `None` (unbounded). False when it reached past `bounds`: a pushback cut short
+/// at their edge, or the stack ending within the skin width of it; the result is then not to
+/// be kept.
+fn resolve_within(
+    motor: &Motor,
+    world: &dyn Geometry,
+    filter: &QueryFilter,
+    (pose, state): (&mut Pose, &mut MotorState),
+    bounds: Option<&Aabb>,
+    scratch: &mut SeparationScratch,
+) -> bool {
     let SeparationScratch {
         ids,
         prims,
         contacts,
         hits,
     } = scratch;
-    prims.clear();
-    world.gather_primitives(&bounds, &filter, ids, prims);
-    let ctx = motor.context(world, prims);
+    if let Some(bounds) = bounds {
+        prims.clear();
+        world.gather_primitives(bounds, filter, ids, prims);
+    }
+    contacts.begin_attempt(None);
+    let ctx = StepContext {
+        bounds: bounds.copied(),
+        ..motor.context(world, prims)
+    };
     let mut velocity = state.velocity;
     hits.clear();
     let stack = Moving::new(pose, &mut velocity);
     let buffers = PushBuffers::new(contacts, hits);
     pushback(&ctx, stack, PushMode::Grounded, &Vec3::zeros(), buffers);
     state.velocity = velocity;
+    let skin = motor.settings().skin_width;
+    bounds.is_none_or(|b| !contacts.reached_edge() && b.contains(&stack_box(motor, pose, skin)))
 }

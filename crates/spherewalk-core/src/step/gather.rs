@@ -11,7 +11,7 @@ use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
 /// Room (m) the step's region leaves beyond its computed reach: the surface rays' sideways
 /// offsets and heights and f32 rounding.
-const REGION_SLACK: Real = 0.05;
+pub(crate) const REGION_SLACK: Real = 0.05;
 
 /// Fills `prims` with the primitives within `bounds` (world) that the motor's filter passes
 /// and whose collider the step's hooks validate for the character where it stands.
@@ -116,7 +116,7 @@ pub(super) fn reached(motor: &Motor, pose: &Pose, bounds: &Aabb) -> bool {
 }
 
 /// The bounding box (world, m) of the stack's spheres at `pose`, each grown by `grow` (m).
-fn stack_box(motor: &Motor, pose: &Pose, grow: Real) -> Aabb {
+pub(crate) fn stack_box(motor: &Motor, pose: &Pose, grow: Real) -> Aabb {
     let mut lo = Point3::from(Vec3::repeat(Real::INFINITY));
     let mut hi = Point3::from(Vec3::repeat(Real::NEG_INFINITY));
     let stack = motor.stack();

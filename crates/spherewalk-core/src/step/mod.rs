@@ -25,6 +25,7 @@ mod stairs;
 
 pub use context::StepContext;
 pub use frame::{target_up, turn_up, yaw};
+pub(crate) use gather::{REGION_SLACK, stack_box};
 pub use ground::{ClampRules, Landing, clamp_to_ground, probe_ground, surface_normal_at};
 pub use motor::Motor;
 pub use movement::{MAX_SUBSTEPS, move_substepped, movement_velocity};
