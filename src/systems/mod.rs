@@ -27,11 +27,23 @@ pub use platforms::{move_platforms, velocities};
 pub use separate::separate_characters;
 pub use stance::apply_stances;
 
+/// Chunks per pool thread a parallel run cuts its items into: enough for the threads to even
+/// out uneven items between them, few enough that each chunk pays its set-up once for many.
+#[cfg(feature = "parallel")]
+const CHUNKS_PER_THREAD: usize = 8;
+
+/// The chunk length (items) a parallel run over `len` items cuts them into.
+#[cfg(feature = "parallel")]
+fn chunk_len(len: usize) -> usize {
+    len.div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD)
+        .max(1)
+}
+
 /// Runs `f` on every item, on rayon's pool when `parallel` is asked for and the `parallel`
-/// feature is on, else in order, lending it a value made by `init`: one per job on the pool,
-/// one for the whole serial run. `f` must touch only its own item (and shared reads), and use
-/// the value for working buffers only (the same result whatever it held before), so both
-/// ways give identical results.
+/// feature is on, else in order, lending it a value made by `init`: one per chunk of items on
+/// the pool, one for the whole serial run. `f` must touch only its own item (and shared
+/// reads), and use the value for working buffers only (the same result whatever it held
+/// before), so both ways give identical results.
 pub(crate) fn for_each_init<T: Send, S>(
     items: &mut [T],
     parallel: bool,
@@ -41,7 +53,11 @@ pub(crate) fn for_each_init<T: Send, S>(
     #[cfg(feature = "parallel")]
     if parallel {
         use rayon::prelude::*;
-        items.par_iter_mut().for_each_init(init, f);
+        let chunk = chunk_len(items.len());
+        items.par_chunks_mut(chunk).for_each(|chunk| {
+            let mut value = init();
+            chunk.iter_mut().for_each(|item| f(&mut value, item));
+        });
         return;
     }
     let _ = parallel;
@@ -51,8 +67,8 @@ pub(crate) fn for_each_init<T: Send, S>(
 
 /// `items.filter_map(f)` in order, computed on rayon's pool when `parallel` is asked for and
 /// the `parallel` feature is on; the output order is the input order either way. `f` borrows
-/// a value made by `init` (one per job on the pool, one for a serial run), for working
-/// buffers only: its result must not depend on what the value held before.
+/// a value made by `init` (one per chunk of items on the pool, one for a serial run), for
+/// working buffers only: its result must not depend on what the value held before.
 pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
     items: &[T],
     parallel: bool,
@@ -62,11 +78,18 @@ pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
     #[cfg(feature = "parallel")]
     if parallel {
         use rayon::prelude::*;
-        return items
-            .par_iter()
-            .map_init(init, |s, item| f(s, item))
-            .flatten()
+        let chunk = chunk_len(items.len());
+        let parts: Vec<Vec<U>> = items
+            .par_chunks(chunk)
+            .map(|chunk| {
+                let mut value = init();
+                chunk
+                    .iter()
+                    .filter_map(|item| f(&mut value, item))
+                    .collect()
+            })
             .collect();
+        return parts.into_iter().flatten().collect();
     }
     let _ = parallel;
     let mut value = init();

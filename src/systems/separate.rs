@@ -50,6 +50,15 @@ impl Pool for Rayon {
 /// The pool one part of a separation pass runs on.
 type On<'a> = PassPool<'a, Rayon>;
 
+/// The separation pass's view of one character's components.
+fn member<'a>((body, character, pose, _): &'a Pushed<'_>) -> Member<'a> {
+    Member {
+        body: body.0,
+        motor: &character.motor,
+        pose: **pose,
+    }
+}
+
 /// One character's components for [`resolve_push`].
 type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 
@@ -75,23 +84,19 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
             .collect();
         items.sort_by_key(|(b, ..)| b.0);
         let crowd_of = |items: &Vec<Pushed<'_>>, only: Option<&[ColliderId]>, on: &On<'_>| {
-            let members = items
-                .iter()
-                .filter(|(b, ..)| Crowd::keeps(only, b.0))
-                .map(|(b, c, p, _)| Member {
-                    body: b.0,
-                    motor: &c.motor,
-                    pose: **p,
-                })
-                .collect::<Vec<_>>();
+            // Items are in body order: a later pass looks up its few characters.
+            let members = match only {
+                None => items.iter().map(member).collect(),
+                Some(list) => list
+                    .iter()
+                    .filter_map(|id| items.binary_search_by_key(id, |(b, ..)| b.0).ok())
+                    .map(|k| member(&items[k]))
+                    .collect(),
+            };
             Crowd::new(members, on)
         };
         let apply = |items: &mut Vec<Pushed<'_>>, pushes: &[(ColliderId, Vec3)], on: &On<'_>| {
-            let mut moved: Vec<(&mut Pushed<'_>, Vec3)> = items
-                .iter_mut()
-                .filter_map(|item| Some((Crowd::push_of(pushes, item.0.0)?, item)))
-                .map(|(push, item)| (item, push))
-                .collect();
+            let mut moved = Crowd::pushed(items, |item| item.0.0, pushes);
             let resolve =
                 |scratch: &mut Lent<SeparationScratch>,
                  ((_, c, pose, state), push): &mut (&mut Pushed<'_>, Vec3)| {

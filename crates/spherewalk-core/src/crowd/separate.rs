@@ -126,12 +126,14 @@ impl Crowd {
     /// applied, for the next pass of [`separate`].
     pub fn around(&self, pushes: &[(ColliderId, Vec3)]) -> Vec<ColliderId> {
         let mut out = Vec::new();
-        for one in &self.placed {
-            if Self::push_of(pushes, one.body).is_some() {
-                out.push(one.body);
-                let list = &self.neighbours[one.neighbours.clone()];
-                out.extend(list.iter().map(|&n| self.placed[n as usize].body));
-            }
+        for (body, _) in pushes {
+            let Ok(k) = self.placed.binary_search_by_key(body, |one| one.body) else {
+                continue;
+            };
+            let one = &self.placed[k];
+            out.push(one.body);
+            let list = &self.neighbours[one.neighbours.clone()];
+            out.extend(list.iter().map(|&n| self.placed[n as usize].body));
         }
         out.sort_unstable();
         out.dedup();
@@ -142,6 +144,30 @@ impl Crowd {
     pub fn push_of(pushes: &[(ColliderId, Vec3)], body: ColliderId) -> Option<Vec3> {
         let k = pushes.binary_search_by_key(&body, |(id, _)| *id).ok()?;
         Some(pushes[k].1)
+    }
+
+    /// Each of `items` whose body (`body_of`) has a push in `pushes` (from
+    /// [`Crowd::pushes`]), with that push, in order. `items` must be sorted by body id: each
+    /// push looks its character up in what is left after the last one found, so a pass that
+    /// pushed a few of a big crowd costs a few searches, not a walk over everybody.
+    pub fn pushed<'a, T>(
+        items: &'a mut [T],
+        body_of: impl Fn(&T) -> ColliderId,
+        pushes: &[(ColliderId, Vec3)],
+    ) -> Vec<(&'a mut T, Vec3)> {
+        let mut out = Vec::with_capacity(pushes.len());
+        let mut rest = items;
+        for &(body, push) in pushes {
+            let Ok(k) = rest.binary_search_by_key(&body, &body_of) else {
+                continue;
+            };
+            let Some((item, tail)) = std::mem::take(&mut rest)[k..].split_first_mut() else {
+                break;
+            };
+            out.push((item, push));
+            rest = tail;
+        }
+        out
     }
 
     /// The spheres of `one`.
