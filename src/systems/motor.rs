@@ -99,7 +99,6 @@ pub fn step_characters(
     dt: Real,
     parallel: bool,
 ) {
-    let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
     // One scratch per thread, hot in cache, rather than one per character, kept by the
     // thread from step to step.
     let step_one = |scratch: &mut Lent<StepScratch>, item: &mut Item<'_>| {
@@ -114,7 +113,16 @@ pub fn step_characters(
         last.0.swap_scratch(scratch);
     };
     let lend = || Lent::take(&SPARE);
-    super::for_each_init(&mut items, parallel, lend, step_one);
+    if parallel && cfg!(feature = "parallel") {
+        let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
+        super::for_each_init(&mut items, parallel, lend, step_one);
+    } else {
+        // In order on this thread: straight from the query, with no list of them.
+        let mut scratch = lend();
+        for mut item in world.query_mut::<Item<'_>>() {
+            step_one(&mut scratch, &mut item);
+        }
+    }
 }
 
 thread_local! {
