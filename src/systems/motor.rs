@@ -16,15 +16,25 @@ use std::cell::RefCell;
 /// validation were refused when spawned (see [`crate::Sim::add_gravity`]); any that slipped in
 /// later are skipped.
 pub fn gravity_fields(world: &World) -> GravityFields {
+    fields_of(&spawned_fields(world))
+}
+
+/// The world's [`GravityField`] entities with their fields, in spawn (entity id) order.
+fn spawned_fields(world: &World) -> Vec<(hecs::Entity, GravityField)> {
     let mut fields: Vec<(hecs::Entity, GravityField)> = world
         .query::<(hecs::Entity, &GravityField)>()
         .iter()
         .map(|(e, f)| (e, f.clone()))
         .collect();
     fields.sort_by_key(|(e, _)| e.id());
+    fields
+}
+
+/// The set of `fields`, in their order, less those that fail validation (logged).
+fn fields_of(fields: &[(hecs::Entity, GravityField)]) -> GravityFields {
     let mut set = GravityFields::new();
     for (_, field) in fields {
-        if let Err(e) = set.add(field) {
+        if let Err(e) = set.add(field.clone()) {
             log::warn!("gravity field skipped: {e}");
         }
     }
@@ -39,7 +49,7 @@ pub fn gravity_fields(world: &World) -> GravityFields {
 pub struct GravityCache {
     /// The fields built from, by entity id.
     seen: Vec<(hecs::Entity, GravityField)>,
-    /// What [`gravity_fields`] made of them.
+    /// What [`gravity_fields`] makes of them.
     fields: GravityFields,
 }
 
@@ -48,14 +58,8 @@ impl GravityCache {
     /// them.
     pub fn fields(&mut self, world: &World) -> &GravityFields {
         if !self.holds(world) {
-            let mut seen: Vec<(hecs::Entity, GravityField)> = world
-                .query::<(hecs::Entity, &GravityField)>()
-                .iter()
-                .map(|(e, f)| (e, f.clone()))
-                .collect();
-            seen.sort_by_key(|(e, _)| e.id());
-            self.fields = gravity_fields(world);
-            self.seen = seen;
+            self.seen = spawned_fields(world);
+            self.fields = fields_of(&self.seen);
         }
         &self.fields
     }
@@ -128,4 +132,41 @@ pub fn step_characters(
 thread_local! {
     /// Each thread's spare step scratch, between the motor system's runs.
     static SPARE: RefCell<StepScratch> = RefCell::default();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spherewalk_core::{Point3, Vec3};
+
+    /// The cache answers as [`gravity_fields`] after every kind of change a game can make
+    /// through the hecs world: a field changed in place, one added, one despawned.
+    #[test]
+    fn the_gravity_cache_follows_every_change_to_the_fields() {
+        let mut world = World::new();
+        let mut cache = GravityCache::default();
+        let at = Point3::new(1.0, 2.0, 3.0);
+        let pull = |cache: &mut GravityCache, world: &World| cache.fields(world).at(&at);
+        let down = world.spawn((GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)),));
+        assert_eq!(pull(&mut cache, &world), Vec3::new(0.0, -9.81, 0.0));
+        // Changed in place: a quarter of the strength.
+        if let Ok(mut field) = world.get::<&mut GravityField>(down) {
+            *field = GravityField::uniform(Vec3::new(0.0, -2.45, 0.0));
+        }
+        assert_eq!(pull(&mut cache, &world), Vec3::new(0.0, -2.45, 0.0));
+        // Another field of higher priority takes over.
+        let side = GravityField {
+            priority: 5,
+            ..GravityField::uniform(Vec3::new(3.0, 0.0, 0.0))
+        };
+        let side = world.spawn((side,));
+        assert_eq!(pull(&mut cache, &world), Vec3::new(3.0, 0.0, 0.0));
+        assert_eq!(cache.fields(&world), &gravity_fields(&world));
+        // Gone again.
+        world.despawn(side).expect("spawned");
+        assert_eq!(pull(&mut cache, &world), Vec3::new(0.0, -2.45, 0.0));
+        world.despawn(down).expect("spawned");
+        assert_eq!(pull(&mut cache, &world), Vec3::zeros());
+        assert_eq!(cache.fields(&world), &gravity_fields(&world));
+    }
 }

@@ -449,3 +449,38 @@ fn resolve_within(
     let skin = motor.settings().skin_width;
     bounds.is_none_or(|b| !contacts.reached_edge() && b.contains(&stack_box(motor, pose, skin)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Crowd::pushed` pairs exactly the items with a push, in order, skipping pushes of
+    /// bodies no item has and items without a push, at either end of either list.
+    #[test]
+    fn pushed_pairs_each_item_with_its_own_push() {
+        let id = |i: u32| ColliderId::new(i, 0);
+        let mut items: Vec<(ColliderId, u32)> = [1, 2, 3, 5, 8].map(|i| (id(i), i * 10)).to_vec();
+        let push = |x: Real| Vec3::new(x, 0.0, 0.0);
+        let pushes = [
+            (id(0), push(9.0)),
+            (id(2), push(1.0)),
+            (id(4), push(9.0)),
+            (id(8), push(2.0)),
+            (id(9), push(9.0)),
+        ];
+        let found: Vec<(u32, Vec3)> = Crowd::pushed(&mut items, |item| item.0, &pushes)
+            .into_iter()
+            .map(|(item, p)| (item.1, p))
+            .collect();
+        assert_eq!(found, vec![(20, push(1.0)), (80, push(2.0))]);
+        // The items found are the caller's own, to move.
+        for (item, p) in Crowd::pushed(&mut items, |item| item.0, &pushes) {
+            item.1 += p.x as u32;
+        }
+        assert_eq!(
+            items.iter().map(|i| i.1).collect::<Vec<_>>(),
+            [10, 21, 30, 50, 82]
+        );
+        assert!(Crowd::pushed(&mut items, |item| item.0, &[]).is_empty());
+    }
+}
