@@ -15,7 +15,7 @@ use crate::body::insert_body;
 use crate::components::{
     Body, Character, JumpPad, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
 };
-use crate::events::{Event, collect_events};
+use crate::events::{self, Event};
 use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
@@ -460,7 +460,7 @@ impl Sim {
             physics::step_physics(&mut self.ecs, p, &self.collision, fields, dt);
         }
         phase!("spherewalk: events");
-        collect_events(&self.ecs, self.steps, &mut self.events);
+        events::collect(&self.ecs, self.steps, &mut self.events, self.parallel);
         if self.events.len() > MAX_PENDING_EVENTS {
             let excess = self.events.len() - MAX_PENDING_EVENTS;
             self.events.drain(..excess);

@@ -99,6 +99,24 @@ pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
         .collect()
 }
 
+/// `f` of consecutive chunks of `items`, in order, computed on rayon's pool when `parallel`
+/// is asked for and the `parallel` feature is on (chunks as [`for_each_init`] cuts them), else
+/// of all of them as one chunk. `f` must give the same result however the items are cut (a
+/// list of what each item gives, say): the caller joins the chunks' results.
+pub(crate) fn map_chunks<T: Sync, U: Send>(
+    items: &[T],
+    parallel: bool,
+    f: impl Fn(&[T]) -> U + Sync + Send,
+) -> Vec<U> {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        return items.par_chunks(chunk_len(items.len())).map(f).collect();
+    }
+    let _ = parallel;
+    vec![f(items)]
+}
+
 /// Sorts `items`, on rayon's pool when `parallel` is asked for and the `parallel` feature is
 /// on. Unstable: equal items may end in either order, so both ways give the same result only
 /// where no two items are equal (the callers sort items with distinct indices).

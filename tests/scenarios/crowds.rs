@@ -95,19 +95,25 @@ fn in_jolts_crowd_scene_nobody_overlaps_past_the_skin_or_is_crushed() {
     assert!(r.crushed <= 3, "{} crushed", r.crushed);
 }
 
-/// The separation passes give the same bits on rayon's pool as serially.
+/// The separation passes give the same bits on rayon's pool as serially, and the events
+/// (read from the reports on the pool too) are the same, in the same order.
 #[test]
 fn scene_a_steps_alike_serially_and_in_parallel() {
-    let poses = |parallel: bool| {
+    let run = |parallel: bool| {
         let (mut sim, entities) = scene_a::sim(100);
         sim.parallel = parallel;
+        let mut events = Vec::new();
         for _ in 0..240 {
             scene_a::set_intents(&mut sim, &entities);
             sim.step();
+            events.extend(sim.drain_events());
         }
-        crate::common::character_bits(&sim)
+        (crate::common::character_bits(&sim), events)
     };
-    assert_eq!(poses(false), poses(true));
+    let (serial, parallel) = (run(false), run(true));
+    // Hits on each other, the terrain, the stairs and the wall: thousands of them.
+    assert!(serial.1.len() > 1000, "{} events", serial.1.len());
+    assert_eq!(serial, parallel);
 }
 
 /// What a run of `scenes/crowd.ron` measured.

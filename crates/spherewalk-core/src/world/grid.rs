@@ -75,6 +75,13 @@ pub(crate) struct Entry {
     pub aabb: Aabb,
 }
 
+/// Where one collider is filed: its cell and its place in the cell's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Home {
+    cell: Cell,
+    at: u32,
+}
+
 /// The grid: filled cells, where each collider is, and how far a box reaches from its cell.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CellGrid {
@@ -87,8 +94,8 @@ pub(crate) struct CellGrid {
     /// Every layer bit of a collider put on the grid since it was last rebuilt: a query whose
     /// mask shares none of them can skip the grid.
     layers: u32,
-    /// The cell of each slot index on the grid.
-    homes: Vec<Option<Cell>>,
+    /// The cell of each slot index on the grid, and its place in that cell's list.
+    homes: Vec<Option<Home>>,
 }
 
 impl CellGrid {
@@ -121,17 +128,14 @@ impl CellGrid {
 
     /// Moves slot `index` (on the grid) to its new box `aabb` (world, m).
     pub fn update(&mut self, index: u32, aabb: Aabb) {
-        let Some(Some(cell)) = self.homes.get(index as usize).copied() else {
+        let Some(Some(home)) = self.homes.get(index as usize).copied() else {
             return;
         };
         let half = aabb.half_extents();
-        if !self.too_wide(&half) && self.cell_of(&aabb) == cell {
+        if !self.too_wide(&half) && self.cell_of(&aabb) == home.cell {
             self.reach = self.reach.sup(&half);
-            if let Some(e) = self
-                .cells
-                .get_mut(&cell)
-                .and_then(|list| list.iter_mut().find(|e| e.index == index))
-            {
+            let list = self.cells.get_mut(&home.cell);
+            if let Some(e) = list.and_then(|list| list.get_mut(home.at as usize)) {
                 e.aabb = aabb;
             }
             return;
@@ -195,10 +199,16 @@ impl CellGrid {
 
     /// Takes slot `index` off the grid and returns its entry; `None` when it is not on it.
     fn take(&mut self, index: u32) -> Option<Entry> {
-        let cell = self.homes.get_mut(index as usize).and_then(Option::take)?;
+        let Home { cell, at } = self.homes.get_mut(index as usize).and_then(Option::take)?;
         let list = self.cells.get_mut(&cell)?;
-        let at = list.iter().position(|e| e.index == index)?;
+        let at = at as usize;
         let entry = list.swap_remove(at);
+        // The list's last entry took the freed place.
+        if let Some(moved) = list.get(at)
+            && let Some(Some(home)) = self.homes.get_mut(moved.index as usize)
+        {
+            home.at = at as u32;
+        }
         if list.is_empty() {
             // Emptied cells are dropped, so a crowd roaming a large world keeps only the
             // cells it stands in.
@@ -230,8 +240,11 @@ impl CellGrid {
         if self.homes.len() <= slot {
             self.homes.resize(slot + 1, None);
         }
-        self.homes[slot] = Some(cell);
-        self.cells.entry(cell).or_default().push(entry);
+        let list = self.cells.entry(cell).or_default();
+        // NOTE: a list never holds more entries than there are `u32` slot indices.
+        let at = list.len() as u32;
+        list.push(entry);
+        self.homes[slot] = Some(Home { cell, at });
     }
 
     /// The cell holding the centre of `aabb`.
