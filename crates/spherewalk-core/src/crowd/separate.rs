@@ -311,7 +311,8 @@ type Spheres = (Vec<(Point3, Real)>, Vec<Aabb>, Vec<usize>);
 /// The spheres (world centre, m; radius, m) of every member of `chunk`, the bounding box
 /// (world, m) of each one's spheres, and how many spheres each has.
 fn place(chunk: &[Member<'_>]) -> Spheres {
-    let mut spheres = Vec::new();
+    let count = chunk.iter().map(|m| m.motor.stack().spheres().len()).sum();
+    let mut spheres = Vec::with_capacity(count);
     let mut boxes = Vec::with_capacity(chunk.len());
     let mut lengths = Vec::with_capacity(chunk.len());
     for member in chunk {
