@@ -5,11 +5,11 @@ use std::mem::take;
 use std::ops::{Deref, DerefMut};
 use std::thread::LocalKey;
 
-/// A working buffer a system (or `sync_bodies`) borrows from the spare one its thread keeps in `home` for as
-/// long as it lives, and gives back when dropped: a system's buffers keep their capacity from
-/// one step to the next instead of growing anew each step, on the calling thread and on every
-/// rayon worker alike. Two lent at once on one thread (none of the systems nests them) only
-/// means the second starts empty.
+/// A working buffer a system (or `sync_bodies`) borrows from the spare one its thread keeps
+/// in `home` for as long as it lives, and gives back when dropped: a system's buffers keep
+/// their capacity from one step to the next instead of growing anew each step, on the calling
+/// thread and on every rayon worker alike. Two lent at once on one thread (none of the
+/// systems nests them) only means the second starts empty.
 pub(crate) struct Lent<S: Default + 'static> {
     value: S,
     home: &'static LocalKey<RefCell<S>>,

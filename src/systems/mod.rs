@@ -75,28 +75,18 @@ pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
     init: impl Fn() -> S + Sync + Send,
     f: impl Fn(&mut S, &T) -> Option<U> + Sync + Send,
 ) -> Vec<U> {
-    #[cfg(feature = "parallel")]
-    if parallel {
-        use rayon::prelude::*;
-        let chunk = chunk_len(items.len());
-        let parts: Vec<Vec<U>> = items
-            .par_chunks(chunk)
-            .map(|chunk| {
-                let mut value = init();
-                chunk
-                    .iter()
-                    .filter_map(|item| f(&mut value, item))
-                    .collect()
-            })
-            .collect();
-        return parts.into_iter().flatten().collect();
+    let mut parts = map_chunks(items, parallel, |chunk| {
+        let mut value = init();
+        chunk
+            .iter()
+            .filter_map(|item| f(&mut value, item))
+            .collect::<Vec<U>>()
+    });
+    // A serial run is one chunk: its list is the answer as it stands.
+    match parts.len() {
+        1 => parts.pop().unwrap_or_default(),
+        _ => parts.into_iter().flatten().collect(),
     }
-    let _ = parallel;
-    let mut value = init();
-    items
-        .iter()
-        .filter_map(|item| f(&mut value, item))
-        .collect()
 }
 
 /// `f` of consecutive chunks of `items`, in order, computed on rayon's pool when `parallel`

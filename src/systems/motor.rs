@@ -116,17 +116,9 @@ pub fn step_characters(
             .step(around, pose, state, &input, &mut last.0);
         last.0.swap_scratch(scratch);
     };
+    let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
     let lend = || Lent::take(&SPARE);
-    if parallel && cfg!(feature = "parallel") {
-        let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
-        super::for_each_init(&mut items, parallel, lend, step_one);
-    } else {
-        // In order on this thread: straight from the query, with no list of them.
-        let mut scratch = lend();
-        for mut item in world.query_mut::<Item<'_>>() {
-            step_one(&mut scratch, &mut item);
-        }
-    }
+    super::for_each_init(&mut items, parallel, lend, step_one);
 }
 
 thread_local! {
