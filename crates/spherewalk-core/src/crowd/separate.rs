@@ -402,28 +402,33 @@ pub fn resolve_push(
     let start = (*pose, state.velocity);
     let tight = stack_box(motor, pose, push.norm() + 2.0 * skin + REGION_SLACK);
     let moved = (&mut *pose, &mut *state);
-    if resolve_within(motor, world, &filter, moved, Some(&tight), scratch) {
+    if resolve_within(motor, world, &filter, moved, (&tight, true), scratch) {
         return;
     }
     (*pose, state.velocity) = start;
     let reach = Vec3::repeat(motor.stack().height() + push.norm());
     let wide = Aabb::new(pose.position - reach, pose.position + reach);
-    scratch.prims.clear();
-    world.gather_primitives(&wide, &filter, &mut scratch.ids, &mut scratch.prims);
-    resolve_within(motor, world, &filter, (pose, state), None, scratch);
+    resolve_within(
+        motor,
+        world,
+        &filter,
+        (pose, state),
+        (&wide, false),
+        scratch,
+    );
 }
 
 /// One resolve of [`resolve_push`]: the pushback of the stack at `pose` out of the primitives
-/// of `world` passing `filter` within `bounds` (world, m), or out of those already in
-/// `scratch` for `None` (unbounded). False when it reached past `bounds`: a pushback cut short
-/// at their edge, or the stack ending within the skin width of it; the result is then not to
-/// be kept.
+/// of `world` passing `filter` within `region` (world, m), the pushback bounded to it when
+/// `bounded`. False when a bounded resolve reached past the region: a pushback cut short at
+/// its edge, or the stack ending within the skin width of it; the result is then not to be
+/// kept.
 fn resolve_within(
     motor: &Motor,
     world: &dyn Geometry,
     filter: &QueryFilter,
     (pose, state): (&mut Pose, &mut MotorState),
-    bounds: Option<&Aabb>,
+    (region, bounded): (&Aabb, bool),
     scratch: &mut SeparationScratch,
 ) -> bool {
     let SeparationScratch {
@@ -432,13 +437,11 @@ fn resolve_within(
         contacts,
         hits,
     } = scratch;
-    if let Some(bounds) = bounds {
-        prims.clear();
-        world.gather_primitives(bounds, filter, ids, prims);
-    }
+    prims.clear();
+    world.gather_primitives(region, filter, ids, prims);
     contacts.begin_attempt(None);
     let ctx = StepContext {
-        bounds: bounds.copied(),
+        bounds: bounded.then_some(*region),
         ..motor.context(world, prims)
     };
     let mut velocity = state.velocity;
@@ -448,7 +451,7 @@ fn resolve_within(
     pushback(&ctx, stack, PushMode::Grounded, &Vec3::zeros(), buffers);
     state.velocity = velocity;
     let skin = motor.settings().skin_width;
-    bounds.is_none_or(|b| !contacts.reached_edge() && b.contains(&stack_box(motor, pose, skin)))
+    !bounded || (!contacts.reached_edge() && region.contains(&stack_box(motor, pose, skin)))
 }
 
 #[cfg(test)]
