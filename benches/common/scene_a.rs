@@ -150,27 +150,3 @@ pub fn set_intents(sim: &mut Sim, entities: &[Entity]) {
         }
     }
 }
-
-/// The deepest overlap (m) between any two characters' spheres, 0 when none overlap.
-pub fn deepest_overlap(sim: &Sim, entities: &[Entity]) -> Real {
-    let spheres: Vec<Vec<(Point3, Real)>> = entities
-        .iter()
-        .filter_map(|&e| {
-            let pose = *sim.ecs.get::<&Pose>(e).ok()?;
-            let stack = stack();
-            let radii: Vec<Real> = stack.spheres().iter().map(|s| s.radius).collect();
-            Some(pose.sphere_centres(&stack).zip(radii).collect())
-        })
-        .collect();
-    let mut deepest: Real = 0.0;
-    for (i, a) in spheres.iter().enumerate() {
-        for b in &spheres[i + 1..] {
-            for (ca, ra) in a {
-                for (cb, rb) in b {
-                    deepest = deepest.max(ra + rb - (ca - cb).norm());
-                }
-            }
-        }
-    }
-    deepest
-}

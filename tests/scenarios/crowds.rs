@@ -7,7 +7,24 @@
 mod scene_a;
 
 use spherewalk::components::{Body, LastStep};
-use spherewalk::{ColliderId, Real};
+use spherewalk::{ColliderId, Real, Vec3};
+use std::collections::HashSet;
+
+/// The bodies of every solid character of `sim`.
+fn bodies(sim: &spherewalk::Sim) -> HashSet<ColliderId> {
+    sim.ecs.query::<&Body>().iter().map(|b| b.0).collect()
+}
+
+/// Whether scenery pressed on a step reported crushed: among its hits, something that is not
+/// one of `bodies`, steeper than the 45 degree slope limit from `up` (the ground under the
+/// feet holds, it does not squeeze).
+fn scenery_pressed(last: &LastStep, bodies: &HashSet<ColliderId>, up: &Vec3) -> bool {
+    let limit = (45.0 as Real).to_radians().cos();
+    last.0
+        .hits
+        .iter()
+        .any(|h| !bodies.contains(&h.collider) && h.surface_normal.dot(up) < limit)
+}
 
 /// What a crowd run of scene A measured.
 struct CrowdRun {
@@ -26,10 +43,8 @@ struct CrowdRun {
 
 fn run(steps: u64) -> CrowdRun {
     let (mut sim, entities) = scene_a::sim(100);
-    let bodies: Vec<ColliderId> = entities
-        .iter()
-        .map(|&e| sim.ecs.get::<&Body>(e).expect("a solid character's body").0)
-        .collect();
+    let bodies = bodies(&sim);
+    assert_eq!(bodies.len(), 100, "every character solid");
     let (mut worst, mut sum, mut walked) = (0.0 as Real, 0.0 as Real, 0.0);
     let (mut crushed, mut by_crowd_alone) = (0, 0);
     for _ in 0..steps {
@@ -39,22 +54,15 @@ fn run(steps: u64) -> CrowdRun {
             .collect();
         scene_a::set_intents(&mut sim, &entities);
         sim.step();
-        let deepest = scene_a::deepest_overlap(&sim, &entities);
+        let deepest = deepest_overlap_among(&sim);
         worst = worst.max(deepest);
         sum += deepest;
         for (&e, b) in entities.iter().zip(&before) {
             let last = sim.ecs.get::<&LastStep>(e).expect("report");
             if last.0.crushed {
                 crushed += 1;
-                // Scenery pressing: a hit on something not a body, steeper than the 45 degree
-                // slope limit (the ground under the feet holds, it does not squeeze).
-                let limit = (45.0 as Real).to_radians().cos();
-                let scenery = last
-                    .0
-                    .hits
-                    .iter()
-                    .any(|h| !bodies.contains(&h.collider) && h.surface_normal.y < limit);
-                by_crowd_alone += usize::from(!scenery);
+                // Scene A's up is +Y everywhere.
+                by_crowd_alone += usize::from(!scenery_pressed(&last, &bodies, &Vec3::y()));
             }
             walked += (sim.ecs.get::<&spherewalk::Pose>(e).expect("pose").position - b).norm();
         }
@@ -175,8 +183,7 @@ fn run_crowd_ron(count: u32, steps: u64) -> DenseRun {
     file.set_crowd_counts(count);
     let dir = path.parent().expect("scenes/");
     let mut sim = file.build(dir, &path).expect("builds").sim;
-    let bodies: std::collections::HashSet<ColliderId> =
-        sim.ecs.query::<&Body>().iter().map(|b| b.0).collect();
+    let bodies = bodies(&sim);
     let (mut worst, mut crushed, mut by_crowd_alone) = (0.0 as Real, 0, 0);
     for _ in 0..steps {
         sim.step();
@@ -184,14 +191,8 @@ fn run_crowd_ron(count: u32, steps: u64) -> DenseRun {
         let mut query = sim.ecs.query::<(&LastStep, &spherewalk::Pose)>();
         for (last, pose) in query.iter().filter(|(l, _)| l.0.crushed) {
             crushed += 1;
-            let up = pose.up();
-            let limit = (45.0 as Real).to_radians().cos();
-            let scenery = last
-                .0
-                .hits
-                .iter()
-                .any(|h| !bodies.contains(&h.collider) && h.surface_normal.dot(&up) < limit);
-            by_crowd_alone += usize::from(!scenery);
+            let up = pose.up().into_inner();
+            by_crowd_alone += usize::from(!scenery_pressed(last, &bodies, &up));
         }
     }
     DenseRun {
