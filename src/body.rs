@@ -49,10 +49,17 @@ pub fn reshape_body(collision: &mut CollisionWorld, body: Body, stack: &SphereSt
 /// Moves every character's [`Body`] collider to its pose (world), so the others collide with
 /// where it stands at the start of the step.
 pub fn sync_bodies(world: &World, collision: &mut CollisionWorld) {
+    move_bodies(world.query::<(&Body, &Pose)>().iter(), collision);
+}
+
+/// Moves each body collider to its character's pose (world), in one batch.
+pub(crate) fn move_bodies<'a>(
+    bodies: impl Iterator<Item = (&'a Body, &'a Pose)>,
+    collision: &mut CollisionWorld,
+) {
     let mut moves = Lent::take(&MOVES);
     moves.clear();
-    let mut poses = world.query::<(&Body, &Pose)>();
-    moves.extend(poses.iter().map(|(body, pose)| (body.0, body_pose(pose))));
+    moves.extend(bodies.map(|(body, pose)| (body.0, body_pose(pose))));
     moves.sort_unstable_by_key(|(id, _)| *id);
     // NOTE: bodies are inserted by the runtime with finite poses, and the motor never makes a
     // pose non-finite; a refused batch (a body the game removed) leaves them where they were.

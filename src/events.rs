@@ -24,27 +24,42 @@ pub struct Event {
 /// ordered by entity id, then landed / left ground / jumped / climbed / crushed / hits in
 /// contact order.
 pub fn collect_events(world: &World, step: u64, out: &mut Vec<Event>) {
-    collect(world, step, out, false);
+    let mut query = world.query::<(Entity, &LastStep)>();
+    let reports: Vec<(Entity, &LastStep)> = query.iter().collect();
+    collect_from(&reports, |&(e, last)| (e, last), step, out, false);
 }
 
-/// [`collect_events`], reading the characters' reports on rayon's pool when `parallel` is
-/// asked for (feature `parallel`); the same events in the same order either way.
-pub(crate) fn collect(world: &World, step: u64, out: &mut Vec<Event>, parallel: bool) {
+/// [`collect_events`] of the characters `items`, whose entities and reports `report` reads,
+/// on rayon's pool when `parallel` is asked for (feature `parallel`); the same events in the
+/// same order either way.
+pub(crate) fn collect_from<T: Sync>(
+    items: &[T],
+    report: impl Fn(&T) -> (Entity, &LastStep) + Sync + Send,
+    step: u64,
+    out: &mut Vec<Event>,
+    parallel: bool,
+) {
     let start = out.len();
-    let mut query = world.query::<(Entity, &LastStep)>();
-    let of = |entity: Entity, last: &LastStep, out: &mut Vec<Event>| {
-        out.extend(last.0.events().map(|kind| Event { step, entity, kind }));
-    };
     if parallel {
-        let reports: Vec<(Entity, &LastStep)> = query.iter().collect();
-        let chunks = crate::systems::map_chunks(&reports, true, |chunk| {
+        let chunks = crate::systems::map_chunks(items, true, |chunk| {
             let mut found = Vec::new();
-            chunk.iter().for_each(|(e, last)| of(*e, last, &mut found));
+            for item in chunk {
+                let (entity, last) = report(item);
+                append(entity, last, step, &mut found);
+            }
             found
         });
         out.extend(chunks.into_iter().flatten());
     } else {
-        query.iter().for_each(|(e, last)| of(e, last, out));
+        for item in items {
+            let (entity, last) = report(item);
+            append(entity, last, step, out);
+        }
     }
     out[start..].sort_by_key(|e| e.entity.id());
+}
+
+/// Appends the events of `entity`'s report `last`, fixed step number `step`, to `out`.
+fn append(entity: Entity, last: &LastStep, step: u64, out: &mut Vec<Event>) {
+    out.extend(last.0.events().map(|kind| Event { step, entity, kind }));
 }

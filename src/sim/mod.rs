@@ -425,33 +425,46 @@ impl Sim {
             systems::wander_intents(&mut self.ecs, dt);
             systems::player_intents(&mut self.ecs, dt);
             systems::apply_stances(&mut self.ecs, &mut self.collision);
-            systems::sync_bodies(&self.ecs, &mut self.collision);
         }
+        // The gravity fields, once for the characters' steps and the bodies'.
+        let fields = self.gravity.fields(&self.ecs);
+        // Every character's components, gathered once for the phases that run over them all.
+        let mut characters = systems::gather(&mut self.ecs);
+        systems::sync_gathered(&characters, &mut self.collision);
         let hooks: &(dyn ContactHooks + Sync) = match &self.hooks {
             Some(h) => h.as_ref(),
             None => &NoHooks,
         };
-        #[cfg(feature = "rapier")]
-        let layered;
-        let geometry: &dyn spherewalk_core::backend::Geometry = &self.collision;
-        #[cfg(feature = "rapier")]
-        let geometry = match &self.physics {
-            Some(p) => {
-                layered = spherewalk_rapier::Layered::new(geometry, p.physics.geometry());
-                &layered
-            }
-            None => geometry,
-        };
-        // The gravity fields, once for the characters' steps and the bodies'.
-        let fields = self.gravity.fields(&self.ecs);
         {
             phase!("spherewalk: characters");
+            #[cfg(feature = "rapier")]
+            let layered;
+            let geometry: &dyn spherewalk_core::backend::Geometry = &self.collision;
+            #[cfg(feature = "rapier")]
+            let geometry = match &self.physics {
+                Some(p) => {
+                    layered = spherewalk_rapier::Layered::new(geometry, p.physics.geometry());
+                    &layered
+                }
+                None => geometry,
+            };
             let parallel = self.parallel;
-            systems::step_characters(&mut self.ecs, geometry, hooks, fields, dt, parallel);
+            systems::step_gathered(&mut characters, geometry, hooks, fields, dt, parallel);
         }
         {
-            phase!("spherewalk: separation and pads");
-            systems::separate_characters(&mut self.ecs, &mut self.collision, self.parallel);
+            phase!("spherewalk: separation");
+            systems::separate_gathered(&mut characters, &mut self.collision, self.parallel);
+        }
+        {
+            phase!("spherewalk: events");
+            // Neither the pads nor the dynamic bodies below change a step's report.
+            let (step, out) = (self.steps, &mut self.events);
+            let report = systems::Gathered::report;
+            events::collect_from(&characters, report, step, out, self.parallel);
+        }
+        drop(characters);
+        {
+            phase!("spherewalk: pads");
             systems::launch_from_pads(&mut self.ecs);
         }
         #[cfg(feature = "rapier")]
@@ -459,8 +472,6 @@ impl Sim {
             phase!("spherewalk: dynamic bodies");
             physics::step_physics(&mut self.ecs, p, &self.collision, fields, dt);
         }
-        phase!("spherewalk: events");
-        events::collect(&self.ecs, self.steps, &mut self.events, self.parallel);
         if self.events.len() > MAX_PENDING_EVENTS {
             let excess = self.events.len() - MAX_PENDING_EVENTS;
             self.events.drain(..excess);

@@ -7,11 +7,18 @@
 //! 3. [`apply_stances`] — crouch / stand up (only where the standing stack fits);
 //! 4. [`sync_bodies`] — every character's body collider moves to its pose;
 //! 5. [`step_characters`] — the motor step of every character (serial or parallel);
-//! 6. [`separate_characters`] — overlapping characters are pushed apart, half each;
-//! 7. [`launch_from_pads`] — characters standing on jump pads are thrown.
+//! 6. [`separate_characters`] — overlapping characters are pushed apart, half each, and the
+//!    bodies move to the final poses;
+//! 7. the step's events are read ([`crate::events::collect_events`]);
+//! 8. [`launch_from_pads`] — characters standing on jump pads are thrown.
+//!
+//! Steps 4 to 7 each query the world when called on their own; the `Sim` queries the
+//! characters once and hands the list to all four (the same work, a few hundred instructions
+//! of hecs' fixed cost a query less each).
 
 pub(crate) use crate::lent::Lent;
 
+mod gathered;
 mod intent;
 mod motor;
 mod pads;
@@ -20,11 +27,14 @@ mod separate;
 mod stance;
 
 pub use crate::body::{body_pose, body_shape, sync_bodies};
+pub(crate) use gathered::{Gathered, gather, sync_gathered};
 pub use intent::{player_intents, script_intents, wander_intents};
+pub(crate) use motor::step_gathered;
 pub use motor::{GravityCache, gravity_fields, step_characters};
 pub use pads::launch_from_pads;
 pub use platforms::{move_platforms, velocities};
 pub use separate::separate_characters;
+pub(crate) use separate::separate_gathered;
 pub use stance::apply_stances;
 
 /// Chunks per pool thread a parallel run cuts its items into: enough for the threads to even

@@ -4,11 +4,11 @@
 //! collision world and writes only its own components.
 
 use super::Lent;
-use crate::components::{Character, LastStep, PreviousPose};
+use super::gathered::{Gathered, gather};
 use hecs::World;
 use spherewalk_core::{
-    ContactHooks, GravityField, GravityFields, MotorState, MoveIntent, Pose, Real, StepInput,
-    backend::Geometry, hooks::Surroundings, motor::StepScratch,
+    ContactHooks, GravityField, GravityFields, Real, StepInput, backend::Geometry,
+    hooks::Surroundings, motor::StepScratch,
 };
 use std::cell::RefCell;
 
@@ -82,19 +82,9 @@ impl GravityCache {
     }
 }
 
-/// One character's components for a step.
-type Item<'a> = (
-    &'a Character,
-    &'a mut Pose,
-    &'a mut PreviousPose,
-    &'a mut MotorState,
-    &'a MoveIntent,
-    &'a mut LastStep,
-);
-
 /// Steps every character by `dt` seconds: remembers the previous pose, then runs the motor
-/// under the gravity of `fields` at its feet ([`Character::gravity_point`]), with the game's
-/// contact `hooks`.
+/// under the gravity of `fields` at its feet
+/// ([`crate::components::Character::gravity_point`]), with the game's contact `hooks`.
 pub fn step_characters(
     world: &mut World,
     collision: &dyn Geometry,
@@ -103,10 +93,30 @@ pub fn step_characters(
     dt: Real,
     parallel: bool,
 ) {
+    step_gathered(&mut gather(world), collision, hooks, fields, dt, parallel);
+}
+
+/// [`step_characters`] of characters already gathered.
+pub(crate) fn step_gathered(
+    items: &mut [Gathered<'_>],
+    collision: &dyn Geometry,
+    hooks: &(dyn ContactHooks + Sync),
+    fields: &GravityFields,
+    dt: Real,
+    parallel: bool,
+) {
     // One scratch per thread, hot in cache, rather than one per character, kept by the
     // thread from step to step.
-    let step_one = |scratch: &mut Lent<StepScratch>, item: &mut Item<'_>| {
-        let (character, pose, previous, state, intent, last) = item;
+    let step_one = |scratch: &mut Lent<StepScratch>, item: &mut Gathered<'_>| {
+        let Gathered {
+            character,
+            pose,
+            previous,
+            state,
+            intent,
+            last,
+            ..
+        } = item;
         previous.0 = **pose;
         let input = StepInput::new(**intent, fields.at(&character.gravity_point(pose)), dt);
         let around = Surroundings::new(collision).with_hooks(hooks);
@@ -116,9 +126,8 @@ pub fn step_characters(
             .step(around, pose, state, &input, &mut last.0);
         last.0.swap_scratch(scratch);
     };
-    let mut items: Vec<Item<'_>> = world.query_mut::<Item<'_>>().into_iter().collect();
     let lend = || Lent::take(&SPARE);
-    super::for_each_init(&mut items, parallel, lend, step_one);
+    super::for_each_init(items, parallel, lend, step_one);
 }
 
 thread_local! {

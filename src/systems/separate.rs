@@ -12,6 +12,7 @@
 //! [`spherewalk_core::crowd::separate`]).
 
 use super::Lent;
+use super::gathered::{Gathered, sync_gathered};
 use crate::body::sync_bodies;
 use crate::components::{Body, Character};
 use hecs::World;
@@ -73,41 +74,67 @@ type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// once, at the end. A character whose body collider the game removed from the world takes no
 /// part.
 pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
-    let pool = Rayon { parallel };
     {
         let shared: &CollisionWorld = collision;
-        // Gathered once for every pass, in body order.
-        let mut items: Vec<Pushed<'_>> = world
+        let items = world
             .query_mut::<Pushed<'_>>()
             .into_iter()
             .filter(|(b, ..)| shared.get(b.0).is_some())
             .collect();
-        items.sort_by_key(|(b, ..)| b.0);
-        let crowd_of = |items: &Vec<Pushed<'_>>, only: Option<&[ColliderId]>, on: &On<'_>| {
-            // Items are in body order: a later pass looks up its few characters.
-            let members = match only {
-                None => items.iter().map(member).collect(),
-                Some(list) => list
-                    .iter()
-                    .filter_map(|id| items.binary_search_by_key(id, |(b, ..)| b.0).ok())
-                    .map(|k| member(&items[k]))
-                    .collect(),
-            };
-            Crowd::new(members, on)
-        };
-        let apply = |items: &mut Vec<Pushed<'_>>, pushes: &[(ColliderId, Vec3)], on: &On<'_>| {
-            let mut moved = Crowd::pushed(items, |item| item.0.0, pushes);
-            let resolve =
-                |scratch: &mut Lent<SeparationScratch>,
-                 ((_, c, pose, state), push): &mut (&mut Pushed<'_>, Vec3)| {
-                    resolve_push(&c.motor, shared, (pose, state), push, scratch);
-                };
-            let lend = || Lent::take(&SPARE);
-            super::for_each_init(&mut moved, on.is_parallel(), lend, resolve);
-        };
-        separate(&pool, items.len(), &mut items, crowd_of, apply);
+        separate_pushed(items, shared, parallel);
     }
     sync_bodies(world, collision);
+}
+
+/// [`separate_characters`] of characters already gathered.
+pub(crate) fn separate_gathered(
+    items: &mut [Gathered<'_>],
+    collision: &mut CollisionWorld,
+    parallel: bool,
+) {
+    // One character overlaps nobody: skip gathering the pass's list.
+    if items.len() > 1 {
+        let shared: &CollisionWorld = collision;
+        let pushed = items
+            .iter_mut()
+            .filter_map(|c| {
+                let body = c.body.filter(|b| shared.get(b.0).is_some())?;
+                Some((body, c.character, &mut *c.pose, &mut *c.state))
+            })
+            .collect();
+        separate_pushed(pushed, shared, parallel);
+    }
+    sync_gathered(items, collision);
+}
+
+/// The separation passes over `items` (in any order), with the static world `shared`.
+fn separate_pushed(mut items: Vec<Pushed<'_>>, shared: &CollisionWorld, parallel: bool) {
+    let pool = Rayon { parallel };
+    // Gathered once for every pass, in body order.
+    items.sort_by_key(|(b, ..)| b.0);
+    let crowd_of = |items: &Vec<Pushed<'_>>, only: Option<&[ColliderId]>, on: &On<'_>| {
+        // Items are in body order: a later pass looks up its few characters.
+        let members = match only {
+            None => items.iter().map(member).collect(),
+            Some(list) => list
+                .iter()
+                .filter_map(|id| items.binary_search_by_key(id, |(b, ..)| b.0).ok())
+                .map(|k| member(&items[k]))
+                .collect(),
+        };
+        Crowd::new(members, on)
+    };
+    let apply = |items: &mut Vec<Pushed<'_>>, pushes: &[(ColliderId, Vec3)], on: &On<'_>| {
+        let mut moved = Crowd::pushed(items, |item| item.0.0, pushes);
+        let resolve =
+            |scratch: &mut Lent<SeparationScratch>,
+             ((_, c, pose, state), push): &mut (&mut Pushed<'_>, Vec3)| {
+                resolve_push(&c.motor, shared, (pose, state), push, scratch);
+            };
+        let lend = || Lent::take(&SPARE);
+        super::for_each_init(&mut moved, on.is_parallel(), lend, resolve);
+    };
+    separate(&pool, items.len(), &mut items, crowd_of, apply);
 }
 
 thread_local! {

@@ -1,0 +1,78 @@
+//! The characters' components, gathered once a step for the phases [`crate::Sim::step`] runs
+//! over every character in turn: the body sync, the motor step, the separation and the
+//! events. Each phase's public system ([`super::sync_bodies`], [`super::step_characters`],
+//! [`super::separate_characters`], [`crate::events::collect_events`]) queries the world
+//! itself; the `Sim` queries once and hands the list to all of them, since with few
+//! characters a step's hecs queries cost more than the phases' own work.
+
+use crate::body::{Body, move_bodies};
+use crate::components::{Character, LastStep, PreviousPose};
+use hecs::{Entity, World};
+use spherewalk_core::{CollisionWorld, MotorState, MoveIntent, Pose};
+
+/// One character's components for a step. A character whose [`Body`] is missing has none to
+/// move and takes no part in the separation.
+pub(crate) struct Gathered<'a> {
+    /// The character's entity.
+    pub(crate) entity: Entity,
+    /// Its body collider, if it has one.
+    pub(crate) body: Option<&'a Body>,
+    /// Its motor.
+    pub(crate) character: &'a Character,
+    /// Its pose (world).
+    pub(crate) pose: &'a mut Pose,
+    /// The pose before this step.
+    pub(crate) previous: &'a mut PreviousPose,
+    /// Its motor state.
+    pub(crate) state: &'a mut MotorState,
+    /// What its input asks of this step.
+    pub(crate) intent: &'a MoveIntent,
+    /// This step's report.
+    pub(crate) last: &'a mut LastStep,
+}
+
+impl Gathered<'_> {
+    /// The character's entity and this step's report, for the events.
+    pub(crate) fn report(&self) -> (Entity, &LastStep) {
+        (self.entity, self.last)
+    }
+}
+
+/// The components hecs hands out for a [`Gathered`].
+type Query<'a> = (
+    Entity,
+    Option<&'a Body>,
+    &'a Character,
+    &'a mut Pose,
+    &'a mut PreviousPose,
+    &'a mut MotorState,
+    &'a MoveIntent,
+    &'a mut LastStep,
+);
+
+/// Every character of `world` (an entity with a [`Character`], a [`Pose`], a
+/// [`PreviousPose`], a [`MotorState`], a [`MoveIntent`] and a [`LastStep`]), in hecs' order.
+pub(crate) fn gather(world: &mut World) -> Vec<Gathered<'_>> {
+    world
+        .query_mut::<Query<'_>>()
+        .into_iter()
+        .map(
+            |(entity, body, character, pose, previous, state, intent, last)| Gathered {
+                entity,
+                body,
+                character,
+                pose,
+                previous,
+                state,
+                intent,
+                last,
+            },
+        )
+        .collect()
+}
+
+/// [`crate::systems::sync_bodies`] of characters already gathered: those with a body.
+pub(crate) fn sync_gathered(items: &[Gathered<'_>], collision: &mut CollisionWorld) {
+    let bodies = items.iter().filter_map(|c| Some((c.body?, &*c.pose)));
+    move_bodies(bodies, collision);
+}
