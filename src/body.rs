@@ -3,7 +3,7 @@
 
 use crate::lent::Lent;
 use hecs::World;
-use spherewalk_core::crowd::body_collider;
+use spherewalk_core::crowd::{self, body_collider};
 pub use spherewalk_core::crowd::{CHARACTER_LAYER, body_pose};
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{ColliderId, CollisionWorld, Pose, SphereStack, WorldError, math::Iso};
@@ -52,18 +52,17 @@ pub fn sync_bodies(world: &World, collision: &mut CollisionWorld) {
     move_bodies(world.query::<(&Body, &Pose)>().iter(), collision);
 }
 
-/// Moves each body collider to its character's pose (world), in one batch.
+/// Moves each body collider to its character's pose (world), in one batch (the core's
+/// [`move_bodies`]).
 pub(crate) fn move_bodies<'a>(
     bodies: impl Iterator<Item = (&'a Body, &'a Pose)>,
     collision: &mut CollisionWorld,
 ) {
     let mut moves = Lent::take(&MOVES);
-    moves.clear();
-    moves.extend(bodies.map(|(body, pose)| (body.0, body_pose(pose))));
-    moves.sort_unstable_by_key(|(id, _)| *id);
+    let bodies = bodies.map(|(body, pose)| (body.0, pose));
     // NOTE: bodies are inserted by the runtime with finite poses, and the motor never makes a
     // pose non-finite; a refused batch (a body the game removed) leaves them where they were.
-    if let Err(e) = collision.set_poses(&moves) {
+    if let Err(e) = crowd::move_bodies(collision, bodies, &mut moves) {
         log::warn!("bodies not moved this step: {e}");
     }
 }

@@ -15,8 +15,8 @@ use bevy::prelude::{
 use bevy::tasks::{ComputeTaskPool, ParallelSlice};
 use bevy::utils::Parallel;
 use spherewalk_core::crowd::{
-    Crowd, Member, PassPool, Pool, SeparationScratch, body_collider, body_pose, resolve_push,
-    separate, soft_filter, solid_filter,
+    Crowd, Member, PassPool, Pool, SeparationScratch, body_collider, body_pose, move_bodies,
+    resolve_push, separate, soft_filter, solid_filter,
 };
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
@@ -414,12 +414,8 @@ pub(crate) fn separate_characters(
     let characters = walkers.iter().filter(|w| w.body.is_some()).count();
     let mut host = (walkers.reborrow(), &cw.world);
     separate(&ComputePool, characters, &mut host, crowd_of, apply);
-    let mut moves: Vec<(ColliderId, Iso)> = walkers
-        .iter()
-        .filter_map(|w| Some((w.body?, body_pose(&w.pose))))
-        .collect();
-    moves.sort_by_key(|(id, _)| *id);
-    if let Err(e) = cw.world.set_poses(&moves) {
+    let bodies = walkers.iter().filter_map(|w| Some((w.body?, &w.pose)));
+    if let Err(e) = move_bodies(&mut cw.world, bodies, &mut Vec::new()) {
         warn!("spherewalk: bodies not moved this step: {e}");
     }
 }

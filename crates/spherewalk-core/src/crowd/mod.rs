@@ -28,7 +28,8 @@ pub use separate::{
     resolve_push, separate,
 };
 
-use crate::{ColliderDesc, ColliderId, Pose, SphereStack, math::Iso, world::QueryFilter};
+use crate::world::{CollisionWorld, QueryFilter, WorldError};
+use crate::{ColliderDesc, ColliderId, Pose, SphereStack, math::Iso};
 
 /// Layer bit of characters' body colliders: a [`QueryFilter`] whose mask lacks it ignores
 /// characters.
@@ -38,6 +39,25 @@ pub const CHARACTER_LAYER: u32 = 1 << 31;
 /// (its feet at the origin, its up along local +Y).
 pub fn body_pose(pose: &Pose) -> Iso {
     pose.iso()
+}
+
+/// Moves each character's body collider (`bodies`: its id and the character's pose, world)
+/// to [`body_pose`], in one batch of [`CollisionWorld::set_poses`] sorted by id: step 3's
+/// close, and a host's way to put the bodies where the characters stand before step 2.
+/// `moves` is working space.
+///
+/// # Errors
+/// [`WorldError`] when the world refuses the batch (an unknown id, a non-finite pose): then
+/// no body moves.
+pub fn move_bodies<'a>(
+    world: &mut CollisionWorld,
+    bodies: impl IntoIterator<Item = (ColliderId, &'a Pose)>,
+    moves: &mut Vec<(ColliderId, Iso)>,
+) -> Result<(), WorldError> {
+    moves.clear();
+    moves.extend(bodies.into_iter().map(|(id, pose)| (id, body_pose(pose))));
+    moves.sort_unstable_by_key(|(id, _)| *id);
+    world.set_poses(moves)
 }
 
 /// The body collider of a character of `stack` at `pose` (world): the compound of its spheres
@@ -107,5 +127,39 @@ impl Pool for Serial {
 
     fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
         items.sort_unstable();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Point3, UnitVec3, Vec3};
+
+    /// The bodies end at their characters' poses whatever order they are given in; a batch
+    /// naming an unknown body moves none of them.
+    #[test]
+    fn move_bodies_moves_every_body_or_none() {
+        let stack = SphereStack::capsule(1.8, 0.3, 3).expect("stack");
+        let mut world = CollisionWorld::new();
+        let start = Pose::new(Point3::origin());
+        let a = world.insert(body_collider(&stack, &start)).expect("a");
+        let b = world.insert(body_collider(&stack, &start)).expect("b");
+        let tilted = UnitVec3::new_normalize(Vec3::new(0.3, 1.0, 0.0));
+        let to_a = Pose::with_up(Point3::new(3.0, 0.0, -2.0), &tilted);
+        let to_b = Pose::new(Point3::new(-1.0, 4.0, 0.5));
+        let mut moves = Vec::new();
+        move_bodies(&mut world, [(b, &to_b), (a, &to_a)], &mut moves).expect("moved");
+        let at = |world: &CollisionWorld, id| world.get(id).map(|c| c.pose);
+        assert_eq!(at(&world, a), Some(body_pose(&to_a)));
+        assert_eq!(at(&world, b), Some(body_pose(&to_b)));
+        let gone = world.insert(body_collider(&stack, &start)).expect("c");
+        world.remove(gone).expect("removed");
+        let refused = move_bodies(&mut world, [(a, &start), (gone, &start)], &mut moves);
+        assert!(refused.is_err());
+        assert_eq!(
+            at(&world, a),
+            Some(body_pose(&to_a)),
+            "a refused batch moved a body"
+        );
     }
 }
