@@ -30,6 +30,7 @@ pub use separate::{
 
 use crate::world::{CollisionWorld, QueryFilter, WorldError};
 use crate::{ColliderDesc, ColliderId, Pose, SphereStack, math::Iso};
+use std::ops::Range;
 
 /// Layer bit of characters' body colliders: a [`QueryFilter`] whose mask lacks it ignores
 /// characters.
@@ -106,6 +107,16 @@ pub trait Pool: Sync {
 
     /// Sorts `items` (unstable: the callers never sort two equal items).
     fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]);
+}
+
+/// Consecutive ranges of `0..len` that one job of `pool` takes: `size` long on a parallel
+/// pool, all of `0..len` at once on the calling thread.
+pub(crate) fn jobs(len: usize, size: usize, pool: &impl Pool) -> Vec<Range<usize>> {
+    let size = if pool.is_parallel() { size } else { usize::MAX };
+    (0..len)
+        .step_by(size)
+        .map(|start| start..start.saturating_add(size).min(len))
+        .collect()
 }
 
 /// A [`Pool`] that runs everything in order on the calling thread.

@@ -9,7 +9,7 @@
 //! each pair of boxes, is looked at once. Boxes wider than twice the mean width are "large":
 //! each is tested against every other box, so one huge box cannot make the cells huge.
 
-use super::Pool;
+use super::{Pool, jobs};
 use crate::Real;
 use crate::world::geometry::boxes_overlap;
 use parry3d::bounding_volume::Aabb;
@@ -31,6 +31,43 @@ const FORWARD_ROWS: [(i64, i64, RangeInclusive<i64>); 5] = [
     (1, 1, -1..=1),
 ];
 
+/// Bits of one axis's cell index in a [`Key`].
+const AXIS_BITS: u32 = 21;
+
+/// Cell indices per axis: `0..AXIS_CELLS`, the cell of the origin's corner in the middle.
+/// A box beyond the last cell (about a million box widths from the origin) is filed in it:
+/// clamping keeps two overlapping boxes in the same or adjacent cells, so only the speed of
+/// such far-flung crowds suffers, never the pairs.
+const AXIS_CELLS: i64 = 1 << AXIS_BITS;
+
+/// A cell's x, y and z indices packed high to low: keys sort as cells do, lexicographically.
+type Key = u64;
+
+/// The key of cell `[x, y, z]` (each in `0..AXIS_CELLS`).
+fn key([x, y, z]: [i64; 3]) -> Key {
+    ((x as Key) << (2 * AXIS_BITS)) | ((y as Key) << AXIS_BITS) | z as Key
+}
+
+/// The cell indices of `key`.
+fn cell(key: Key) -> [i64; 3] {
+    let mask = (AXIS_CELLS - 1) as Key;
+    [2 * AXIS_BITS, AXIS_BITS, 0].map(|shift| ((key >> shift) & mask) as i64)
+}
+
+/// The key of the cell of side `edge` (m) that holds the lowest corner of `b` (finite).
+fn key_of(b: &Aabb, edge: f64) -> Key {
+    let index = |v: Real| {
+        let scaled = f64::from(v) / edge;
+        // The floor, without a call to libm: truncation, one down for negative fractions.
+        // Beyond `i64`'s range `as` saturates, which the clamp below absorbs.
+        let whole = scaled as i64;
+        let floor = whole - i64::from((whole as f64) > scaled);
+        let half = AXIS_CELLS / 2;
+        floor.clamp(-half, half - 1) + half
+    };
+    key([index(b.mins.x), index(b.mins.y), index(b.mins.z)])
+}
+
 /// Widest width (m) of `aabb` along any axis.
 fn width(aabb: &Aabb) -> Real {
     (aabb.maxs - aabb.mins).max()
@@ -38,13 +75,14 @@ fn width(aabb: &Aabb) -> Real {
 
 /// Every pair `(i, j)`, `i < j`, of indices into `boxes` (world, m) whose boxes overlap or
 /// touch, once each, in no set order. Boxes holding NaN overlap nothing. On a parallel
-/// `pool` the sort and the join run on it, the join in chunks of 64 cells; the pairs are the
-/// same.
+/// `pool` the filing, the sort and the join run on it, the join in chunks of 64 cells; the
+/// pairs are the same.
 pub fn overlapping_pairs(boxes: &[Aabb], pool: &impl Pool) -> Vec<(u32, u32)> {
     let widths: Vec<Real> = boxes.iter().map(width).collect();
     let finite = widths.iter().filter(|w| w.is_finite());
     let (sum, count) = finite.fold((0.0, 0), |(s, n), w| (s + w, n + 1));
     let small_limit = 2.0 * sum / Real::max(count as Real, 1.0);
+    let small = |i: usize| widths[i] <= small_limit;
     // The cell edge covers the widest small box, which is often well under the limit.
     let widest = widths
         .iter()
@@ -54,46 +92,37 @@ pub fn overlapping_pairs(boxes: &[Aabb], pool: &impl Pool) -> Vec<(u32, u32)> {
     let edge = (EDGE_MARGIN * f64::from(widest)).max(f64::from(Real::MIN_POSITIVE));
     // (cell, box index) of every small box, sorted by cell then index; the rest are large.
     // Two small boxes that overlap have lowest corners at most `widest` apart per axis.
-    let mut filed: Vec<([i64; 3], u32)> = Vec::with_capacity(boxes.len());
-    let mut large: Vec<u32> = Vec::new();
-    for ((i, b), w) in (0u32..).zip(boxes).zip(&widths) {
-        if *w <= small_limit {
-            let cell = [0, 1, 2].map(|k| (f64::from(b.mins[k]) / edge).floor() as i64);
-            filed.push((cell, i));
-        } else if !w.is_nan() {
-            large.push(i);
-        }
-    }
+    let filed = pool.map(&jobs(boxes.len(), FILE_CHUNK, pool), |range| {
+        let mine = range.clone().filter(|&i| small(i));
+        mine.map(|i| (key_of(&boxes[i], edge), i as u32))
+            .collect::<Vec<_>>()
+    });
+    let mut filed: Vec<(Key, u32)> = filed.concat();
+    let large: Vec<u32> = (0..boxes.len())
+        .filter(|&i| !small(i) && !widths[i].is_nan())
+        .map(|i| i as u32)
+        .collect();
     pool.sort_unstable(&mut filed);
     // The small boxes in filed order (so a cell's boxes are read from one stretch of memory),
     // and each filled cell with the range of them it holds.
     let sorted: Vec<(Aabb, u32)> = filed.iter().map(|&(_, i)| (boxes[i as usize], i)).collect();
-    let mut cells: Vec<([i64; 3], Range<usize>)> = Vec::new();
+    let mut cells: Vec<(Key, Range<usize>)> = Vec::new();
     for (k, (cell, _)) in filed.iter().enumerate() {
         match cells.last_mut() {
             Some((last, range)) if last == cell => range.end = k + 1,
             _ => cells.push((*cell, k..k + 1)),
         }
     }
-    let size = if pool.is_parallel() {
-        CHUNK
-    } else {
-        usize::MAX
-    };
-    let chunks: Vec<Range<usize>> = (0..cells.len())
-        .step_by(size)
-        .map(|start| start..start.saturating_add(size).min(cells.len()))
-        .collect();
     let grid = Filed {
         cells: &cells,
         sorted: &sorted,
     };
-    let joined = pool.map(&chunks, |chunk| {
+    let joined = pool.map(&jobs(cells.len(), CHUNK, pool), |chunk| {
         let mut out = Vec::new();
         grid.join(chunk.clone(), &mut out);
         out
     });
-    let mut out: Vec<(u32, u32)> = joined.into_iter().flatten().collect();
+    let mut out: Vec<(u32, u32)> = joined.concat();
     let entry = |i: u32| (boxes[i as usize], i);
     for (n, &i) in large.iter().enumerate() {
         let a = entry(i);
@@ -107,13 +136,16 @@ pub fn overlapping_pairs(boxes: &[Aabb], pool: &impl Pool) -> Vec<(u32, u32)> {
     out
 }
 
-/// Cells the join hands to one job of the pool (a serial join takes them all at once).
+/// Cells the join hands to one job of a parallel pool (a serial join takes them all at once).
 const CHUNK: usize = 64;
+
+/// Boxes one job of a parallel pool files.
+const FILE_CHUNK: usize = 1024;
 
 /// The small boxes filed by cell: each filled cell, sorted, with the range of `sorted` (boxes
 /// and their indices, in cell order) it holds.
 struct Filed<'a> {
-    cells: &'a [([i64; 3], Range<usize>)],
+    cells: &'a [(Key, Range<usize>)],
     sorted: &'a [(Aabb, u32)],
 }
 
@@ -133,15 +165,18 @@ impl Filed<'_> {
         }
         for (dx, dy, dz) in FORWARD_ROWS {
             let mut j: Option<usize> = None;
-            for (cell, range) in &cells[chunk.clone()] {
-                // Cells at the edge of the `i64` range (saturated coordinates) have no
-                // neighbour beyond it in x or y, and their z row is cut at the edge; the rest
-                // keep their order when shifted, so `j` only moves forwards once found.
-                let (Some(x), Some(y)) = (cell[0].checked_add(dx), cell[1].checked_add(dy)) else {
+            for (here, range) in &cells[chunk.clone()] {
+                // The row of cells `(x + dx, y + dy, z + dz)` within the grid: cells at its
+                // edge have no neighbour beyond it. The rest keep their order when shifted,
+                // so `j` only moves forwards once found.
+                let [x, y, z] = cell(*here);
+                let (x, y) = (x + dx, y + dy);
+                let (lo, hi) = ((z + dz.start()).max(0), (z + dz.end()).min(AXIS_CELLS - 1));
+                let inside = |v: i64| (0..AXIS_CELLS).contains(&v);
+                if !(inside(x) && inside(y)) || lo > hi {
                     continue;
-                };
-                let from = [x, y, cell[2].saturating_add(*dz.start())];
-                let to = [x, y, cell[2].saturating_add(*dz.end())];
+                }
+                let (from, to) = (key([x, y, lo]), key([x, y, hi]));
                 let mut at = j.unwrap_or_else(|| cells.partition_point(|(c, _)| *c < from));
                 while at < cells.len() && cells[at].0 < from {
                     at += 1;
@@ -281,6 +316,36 @@ mod tests {
             );
             assert_eq!(found, brute_force(&boxes), "round {round}");
         }
+    }
+
+    /// A crowd beyond the grid's last cells (millions of box widths from the origin, on
+    /// either side) is filed in the edge cells, and its pairs are still exactly the
+    /// brute-force ones, each once; near and far crowds do not meet.
+    #[test]
+    fn far_flung_boxes_still_pair_exactly() {
+        let mut rng = Lcg(5);
+        let mut boxes: Vec<Aabb> = Vec::new();
+        for centre in [
+            // Cells are about 3 m: the grid's edge cells lie about 3,300 km out.
+            Point3::new(1.0e7, -1.2e7, 4.0e6),
+            Point3::new(-9.0e6, 0.0, -2.0e7),
+            Point3::origin(),
+        ] {
+            for _ in 0..150 {
+                let d = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 12.0;
+                boxes.push(cube(centre + d, 0.5 + rng.unit()));
+            }
+        }
+        let found = pairs(&boxes);
+        let mut unique = found.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), found.len(), "a pair reported twice");
+        assert_eq!(found, brute_force(&boxes));
+        let far = |&(i, _): &(u32, u32)| i < 300;
+        assert!(
+            found.iter().filter(|p| far(p)).count() > 300,
+            "too few far pairs"
+        );
     }
 
     /// Hostile boxes answer without panicking: NaN boxes overlap nothing, an infinite box

@@ -2,7 +2,7 @@
 //! each, in each one's ground plane (nobody is lifted onto a head), lose their velocity into
 //! each other, and are resolved again against the scenery.
 
-use super::{CHARACTER_LAYER, Pool, overlapping_pairs, soft_filter};
+use super::{CHARACTER_LAYER, Pool, jobs, overlapping_pairs, soft_filter};
 use crate::backend::{Geometry, Primitive};
 use crate::contact::Hit;
 use crate::math::project_on_plane;
@@ -81,26 +81,44 @@ impl Crowd {
     }
 
     /// Fills every character's neighbour list from the overlapping pairs of `boxes` (one per
-    /// character, in order): both directions of every pair, sorted. A lone character has none.
+    /// character, in order): both directions of every pair, each list sorted. A lone character
+    /// has none.
     fn link(&mut self, boxes: &[Aabb], pool: &impl Pool) {
         if boxes.len() < 2 {
             return;
         }
         let placed = &self.placed;
-        let apart = overlapping_pairs(boxes, pool)
-            .into_iter()
-            .filter(|&(a, b)| placed[a as usize].body != placed[b as usize].body);
-        let mut pairs: Vec<(u32, u32)> = apart.flat_map(|(a, b)| [(a, b), (b, a)]).collect();
-        pool.sort_unstable(&mut pairs);
-        let mut at = 0;
-        for (k, one) in (0u32..).zip(&mut self.placed) {
-            let from = at;
-            while pairs.get(at).is_some_and(|(a, _)| *a == k) {
-                at += 1;
-            }
-            one.neighbours = from..at;
+        let mut pairs = overlapping_pairs(boxes, pool);
+        pairs.retain(|&(a, b)| placed[a as usize].body != placed[b as usize].body);
+        // Each character's list gets a stretch of `neighbours` as long as its pairs, filled
+        // in the pairs' order, then sorted on its own (lists hold a few characters each).
+        let mut ends = vec![0usize; placed.len()];
+        for &(a, b) in &pairs {
+            ends[a as usize] += 1;
+            ends[b as usize] += 1;
         }
-        self.neighbours = pairs.into_iter().map(|(_, b)| b).collect();
+        let mut at = 0;
+        for end in &mut ends {
+            at += *end;
+            *end = at;
+        }
+        let mut neighbours = vec![0u32; at];
+        // Filled from each stretch's end backwards, which leaves `ends` at the starts.
+        for &(a, b) in &pairs {
+            for (me, other) in [(a, b), (b, a)] {
+                let slot = &mut ends[me as usize];
+                *slot -= 1;
+                neighbours[*slot] = other;
+            }
+        }
+        let mut from = 0;
+        for (k, one) in self.placed.iter_mut().enumerate() {
+            let to = ends.get(k + 1).map_or(at, |next| *next);
+            neighbours[from..to].sort_unstable();
+            one.neighbours = from..to;
+            from = to;
+        }
+        self.neighbours = neighbours;
     }
 
     /// How many characters the crowd holds.
@@ -117,8 +135,14 @@ impl Crowd {
     /// (m, world, in its ground plane) that takes it half-way out of each one it overlaps so,
     /// sorted by body id; the work runs on `pool`. Look one up with [`Crowd::push_of`].
     pub fn pushes(&self, pool: &impl Pool, slop: Real) -> Vec<(ColliderId, Vec3)> {
-        let found = pool.map(&self.placed, |me| Some((me.body, self.push(me, slop)?)));
-        found.into_iter().flatten().collect()
+        // Most characters overlap nobody: each chunk keeps only its pushes, so joining them
+        // walks the few found rather than an answer per character.
+        let found = pool.map(&jobs(self.placed.len(), CHUNK, pool), |chunk| {
+            let pushed = self.placed[chunk.clone()].iter();
+            let pushes = pushed.filter_map(|me| Some((me.body, self.push(me, slop)?)));
+            pushes.collect::<Vec<_>>()
+        });
+        found.concat()
     }
 
     /// The bodies of every character in `pushes` (from [`Crowd::pushes`]) and of all their
