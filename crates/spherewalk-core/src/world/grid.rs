@@ -255,7 +255,14 @@ impl CellGrid {
     /// The cell coordinates of point `p` (world, m); saturated at the `i32` range (float to
     /// integer casts saturate, NaN gives 0).
     fn cell_index(&self, p: &Vec3) -> [i32; 3] {
-        [0, 1, 2].map(|a| (p[a] / self.edge).floor() as i32)
+        let index = |v: Real| {
+            let scaled = v / self.edge;
+            // The floor without a call to libm (this runs in every query): truncation, one
+            // down for a negative fraction; `as` saturates and takes NaN to 0 as before.
+            let whole = scaled as i32;
+            whole.saturating_sub(i32::from((whole as Real) > scaled))
+        };
+        [index(p.x), index(p.y), index(p.z)]
     }
 }
 
@@ -295,6 +302,43 @@ mod tests {
         grid.query(aabb, |e| out.push(e.index));
         out.sort_unstable();
         out
+    }
+
+    /// A point's cell is the floor of its coordinates over the edge, as `f32::floor` gives
+    /// it, for fractions and whole numbers on both sides of zero, and saturated or 0 (NaN)
+    /// as a float cast gives it far out.
+    #[test]
+    fn cell_indices_are_the_floors() {
+        let grid = CellGrid {
+            edge: 0.75,
+            ..CellGrid::default()
+        };
+        let mut rng = Lcg(3);
+        let mut values: Vec<Real> = (0..2000).map(|_| (rng.unit() - 0.5) * 200.0).collect();
+        values.extend([
+            0.0, -0.0, 0.75, -0.75, 1.5, -1.5, -1e-7, 1e-7, 3.0e9, -3.0e9,
+        ]);
+        values.extend([
+            Real::MAX,
+            Real::MIN,
+            Real::INFINITY,
+            -Real::INFINITY,
+            Real::NAN,
+        ]);
+        for v in values {
+            let expected = (v / 0.75).floor() as i32;
+            assert_eq!(
+                grid.cell_index(&Vec3::new(v, -v, v * 0.5)),
+                {
+                    [
+                        expected,
+                        (-v / 0.75).floor() as i32,
+                        (v * 0.5 / 0.75).floor() as i32,
+                    ]
+                },
+                "at {v}"
+            );
+        }
     }
 
     /// The grid answers exactly what a brute-force box test answers, through inserts, moves
