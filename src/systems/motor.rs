@@ -107,24 +107,17 @@ pub(crate) fn step_gathered(
 ) {
     // One scratch per thread, hot in cache, rather than one per character, kept by the
     // thread from step to step.
-    let step_one = |scratch: &mut Lent<StepScratch>, item: &mut Gathered<'_>| {
-        let Gathered {
-            character,
-            pose,
-            previous,
-            state,
-            intent,
-            last,
-            ..
-        } = item;
-        previous.0 = **pose;
-        let input = StepInput::new(**intent, fields.at(&character.gravity_point(pose)), dt);
+    let step_one = |scratch: &mut Lent<StepScratch>, c: &mut Gathered<'_>| {
+        c.previous.0 = *c.pose;
+        let gravity = fields.at(&c.character.gravity_point(c.pose));
+        let input = StepInput::new(*c.intent, gravity, dt);
         let around = Surroundings::new(collision).with_hooks(hooks);
-        last.0.swap_scratch(scratch);
-        character
+        let report = &mut c.last.0;
+        report.swap_scratch(scratch);
+        c.character
             .motor
-            .step(around, pose, state, &input, &mut last.0);
-        last.0.swap_scratch(scratch);
+            .step(around, c.pose, c.state, &input, report);
+        report.swap_scratch(scratch);
     };
     let lend = || Lent::take(&SPARE);
     super::for_each_init(items, parallel, lend, step_one);
