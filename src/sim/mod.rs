@@ -419,7 +419,7 @@ impl Sim {
         phase!("spherewalk: Sim::step");
         let dt = self.clock.dt();
         {
-            phase!("spherewalk: platforms, inputs, stances, bodies");
+            phase!("spherewalk: platforms, inputs, stances");
             systems::move_platforms(&mut self.ecs, &mut self.collision, dt);
             systems::script_intents(&mut self.ecs, dt);
             systems::wander_intents(&mut self.ecs, dt);
@@ -430,7 +430,10 @@ impl Sim {
         let fields = self.gravity.fields(&self.ecs);
         // Every character's components, gathered once for the phases that run over them all.
         let mut characters = systems::gather(&mut self.ecs);
-        systems::sync_gathered(&characters, &mut self.collision);
+        {
+            phase!("spherewalk: bodies");
+            systems::sync_gathered(&characters, &mut self.collision);
+        }
         let hooks: &(dyn ContactHooks + Sync) = match &self.hooks {
             Some(h) => h.as_ref(),
             None => &NoHooks,
