@@ -61,7 +61,7 @@ fn key_of(b: &Aabb, edge: f64) -> Key {
         // The floor, without a call to libm: truncation, one down for negative fractions.
         // Beyond `i64`'s range `as` saturates, which the clamp below absorbs.
         let whole = scaled as i64;
-        let floor = whole - i64::from((whole as f64) > scaled);
+        let floor = whole.saturating_sub(i64::from((whole as f64) > scaled));
         let half = AXIS_CELLS / 2;
         floor.clamp(-half, half - 1) + half
     };
