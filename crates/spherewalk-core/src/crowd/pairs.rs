@@ -368,4 +368,14 @@ mod tests {
         assert_eq!(pairs(&boxes), brute_force(&boxes));
         assert_eq!(pairs(&boxes), [(1, 2), (1, 3), (1, 4), (3, 4)]);
     }
+
+    /// Boxes of zero width make the cells as small as a float allows, so every corner away
+    /// from the origin lands in the grid's last cell: each touching pair is still reported
+    /// once (the row past the last cell is empty, not the cell itself again).
+    #[test]
+    fn points_in_the_last_cell_pair_once() {
+        let point = |x: Real| cube(Point3::new(x, 1.0, 2.0), 0.0);
+        let boxes = [point(1.0), point(1.0), point(3.0), point(3.0), point(-2.0)];
+        assert_eq!(pairs(&boxes), [(0, 1), (2, 3)]);
+    }
 }
