@@ -40,26 +40,14 @@ pub(crate) fn collect_from<T: Sync>(
     parallel: bool,
 ) {
     let start = out.len();
-    if parallel {
-        let chunks = crate::systems::map_chunks(items, true, |chunk| {
-            let mut found = Vec::new();
-            for item in chunk {
-                let (entity, last) = report(item);
-                append(entity, last, step, &mut found);
-            }
-            found
-        });
-        out.extend(chunks.into_iter().flatten());
-    } else {
-        for item in items {
+    let chunks = crate::systems::map_chunks(items, parallel, |chunk| {
+        let mut found = Vec::new();
+        for item in chunk {
             let (entity, last) = report(item);
-            append(entity, last, step, out);
+            found.extend(last.0.events().map(|kind| Event { step, entity, kind }));
         }
-    }
+        found
+    });
+    out.extend(chunks.into_iter().flatten());
     out[start..].sort_by_key(|e| e.entity.id());
-}
-
-/// Appends the events of `entity`'s report `last`, fixed step number `step`, to `out`.
-fn append(entity: Entity, last: &LastStep, step: u64, out: &mut Vec<Event>) {
-    out.extend(last.0.events().map(|kind| Event { step, entity, kind }));
 }

@@ -53,12 +53,8 @@ impl Crowd {
     /// neighbours found by [`overlapping_pairs`]; the work runs on `pool`.
     pub fn new(mut members: Vec<Member<'_>>, pool: &impl Pool) -> Self {
         members.sort_by_key(|m| m.body);
-        let size = if pool.is_parallel() {
-            CHUNK
-        } else {
-            usize::MAX
-        };
-        let chunks: Vec<&[Member<'_>]> = members.chunks(size.max(1)).collect();
+        let jobs = jobs(members.len(), CHUNK, pool);
+        let chunks: Vec<&[Member<'_>]> = jobs.iter().map(|r| &members[r.clone()]).collect();
         let chunk_spheres = pool.map(&chunks, |chunk| place(chunk));
         let mut crowd = Self::default();
         let mut boxes = Vec::with_capacity(members.len());

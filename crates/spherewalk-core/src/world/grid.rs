@@ -326,16 +326,11 @@ mod tests {
             Real::NAN,
         ]);
         for v in values {
-            let expected = (v / 0.75).floor() as i32;
+            let floor = |w: Real| (w / 0.75).floor() as i32;
+            let expected = [floor(v), floor(-v), floor(v * 0.5)];
             assert_eq!(
                 grid.cell_index(&Vec3::new(v, -v, v * 0.5)),
-                {
-                    [
-                        expected,
-                        (-v / 0.75).floor() as i32,
-                        (v * 0.5 / 0.75).floor() as i32,
-                    ]
-                },
+                expected,
                 "at {v}"
             );
         }
