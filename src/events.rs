@@ -40,14 +40,15 @@ pub(crate) fn collect_from<T: Sync>(
     parallel: bool,
 ) {
     let start = out.len();
-    let chunks = crate::systems::map_chunks(items, parallel, |chunk| {
-        let mut found = Vec::new();
-        for item in chunk {
+    crate::systems::extend_init(
+        items,
+        parallel,
+        out,
+        || (),
+        |(), item, found| {
             let (entity, last) = report(item);
             found.extend(last.0.events().map(|kind| Event { step, entity, kind }));
-        }
-        found
-    });
-    out.extend(chunks.into_iter().flatten());
+        },
+    );
     out[start..].sort_by_key(|e| e.entity.id());
 }

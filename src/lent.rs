@@ -41,11 +41,12 @@ impl<S: Default + 'static> DerefMut for Lent<S> {
 
 impl<S: Default + 'static> Drop for Lent<S> {
     fn drop(&mut self) {
-        let value = take(&mut self.value);
+        // Swapped, not moved: the spare's place holds the empty value `take` left, which
+        // then drops with this one, at no cost.
         // NOTE: a thread being torn down has no spare left to fill; the buffer just goes.
         let _ = self.home.try_with(|spare| {
             if let Ok(mut s) = spare.try_borrow_mut() {
-                *s = value;
+                std::mem::swap(&mut *s, &mut self.value);
             }
         });
     }

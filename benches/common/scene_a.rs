@@ -141,12 +141,9 @@ pub fn sim(count: usize) -> (Sim, Vec<Entity>) {
 pub fn set_intents(sim: &mut Sim, entities: &[Entity]) {
     let step = sim.steps() + 1;
     for (i, &e) in entities.iter().enumerate() {
-        let position = sim.ecs.get::<&Pose>(e).map(|p| p.position);
-        if let Ok(position) = position {
-            let walk = intent(step, i, entities.len(), &position);
-            if let Ok(mut held) = sim.ecs.get::<&mut MoveIntent>(e) {
-                *held = walk;
-            }
+        // One lookup a character, as a game would write its inputs.
+        if let Ok((pose, held)) = sim.ecs.query_one_mut::<(&Pose, &mut MoveIntent)>(e) {
+            *held = intent(step, i, entities.len(), &pose.position);
         }
     }
 }

@@ -418,13 +418,25 @@ impl Sim {
     pub fn step(&mut self) {
         phase!("spherewalk: Sim::step");
         let dt = self.clock.dt();
+        // Which optional systems have work: none of them adds or removes a component.
+        let busy = systems::Busy::of(&self.ecs);
         {
             phase!("spherewalk: platforms, inputs, stances");
-            systems::move_platforms(&mut self.ecs, &mut self.collision, dt);
-            systems::script_intents(&mut self.ecs, dt);
-            systems::wander_intents(&mut self.ecs, dt);
-            systems::player_intents(&mut self.ecs, dt);
-            systems::apply_stances(&mut self.ecs, &mut self.collision);
+            if busy.platforms {
+                systems::move_platforms(&mut self.ecs, &mut self.collision, dt);
+            }
+            if busy.scripts {
+                systems::script_intents(&mut self.ecs, dt);
+            }
+            if busy.wanders {
+                systems::wander_intents(&mut self.ecs, dt);
+            }
+            if busy.players {
+                systems::player_intents(&mut self.ecs, dt);
+            }
+            if busy.stances {
+                systems::apply_stances(&mut self.ecs, &mut self.collision);
+            }
         }
         // The gravity fields, once for the characters' steps and the bodies'.
         let fields = self.gravity.fields(&self.ecs);
@@ -466,7 +478,7 @@ impl Sim {
             events::collect_from(&characters, report, step, out, self.parallel);
         }
         drop(characters);
-        {
+        if busy.pads {
             phase!("spherewalk: pads");
             systems::launch_from_pads(&mut self.ecs);
         }

@@ -14,9 +14,11 @@
 //!
 //! Steps 4 to 7 each query the world when called on their own; the `Sim` queries the
 //! characters once and hands the list to all four (the same work, a few hundred instructions
-//! of hecs' fixed cost a query less each).
+//! of hecs' fixed cost a query less each). It also skips steps 1 to 3 and 8 while no entity
+//! holds their component ([`Busy`]).
 
 pub(crate) use crate::lent::Lent;
+use hecs::World;
 
 mod gathered;
 mod intent;
@@ -36,6 +38,61 @@ pub use platforms::{move_platforms, velocities};
 pub use separate::separate_characters;
 pub(crate) use separate::separate_gathered;
 pub use stance::apply_stances;
+
+/// Which of the step's optional systems have anything to do: whether any entity holds the
+/// component each one runs over. [`crate::Sim::step`] skips the idle ones: one pass over the
+/// world's archetypes (a handful in a game) costs less than a single hecs query's fixed
+/// set-up, which a step would otherwise pay for every system (about 200 instructions each,
+/// where one character's motor step is about 25,000).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Busy {
+    /// A [`crate::components::Platform`] is there to move.
+    pub(crate) platforms: bool,
+    /// A [`crate::input::Script`] is there to play.
+    pub(crate) scripts: bool,
+    /// A [`crate::input::Wander`] is there to walk.
+    pub(crate) wanders: bool,
+    /// A [`crate::input::PlayerInput`] is there to read.
+    pub(crate) players: bool,
+    /// A [`crate::components::Stance`] is there to apply.
+    pub(crate) stances: bool,
+    /// A [`crate::components::JumpPad`] is there to throw from.
+    pub(crate) pads: bool,
+}
+
+impl Busy {
+    /// What `world` gives each optional system to do.
+    pub(crate) fn of(world: &World) -> Self {
+        use crate::components::{JumpPad, Platform, Stance};
+        use crate::input::{PlayerInput, Script, Wander};
+        use std::any::TypeId;
+        let wanted = [
+            TypeId::of::<Platform>(),
+            TypeId::of::<Script>(),
+            TypeId::of::<Wander>(),
+            TypeId::of::<PlayerInput>(),
+            TypeId::of::<Stance>(),
+            TypeId::of::<JumpPad>(),
+        ];
+        let mut found = [false; 6];
+        for archetype in world.archetypes().filter(|a| !a.is_empty()) {
+            for held in archetype.component_types() {
+                if let Some(i) = wanted.iter().position(|w| *w == held) {
+                    found[i] = true;
+                }
+            }
+        }
+        let [platforms, scripts, wanders, players, stances, pads] = found;
+        Self {
+            platforms,
+            scripts,
+            wanders,
+            players,
+            stances,
+            pads,
+        }
+    }
+}
 
 /// Chunks per pool thread a parallel run cuts its items into: enough for the threads to even
 /// out uneven items between them, few enough that each chunk pays its set-up once for many.
@@ -85,36 +142,44 @@ pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
     init: impl Fn() -> S + Sync + Send,
     f: impl Fn(&mut S, &T) -> Option<U> + Sync + Send,
 ) -> Vec<U> {
-    let mut parts = map_chunks(items, parallel, |chunk| {
-        let mut value = init();
-        chunk
-            .iter()
-            .filter_map(|item| f(&mut value, item))
-            .collect::<Vec<U>>()
+    let mut out = Vec::new();
+    extend_init(items, parallel, &mut out, init, |value, item, out| {
+        out.extend(f(value, item));
     });
-    // A serial run is one chunk: its list is the answer as it stands.
-    match parts.len() {
-        1 => parts.pop().unwrap_or_default(),
-        _ => parts.into_iter().flatten().collect(),
-    }
+    out
 }
 
-/// `f` of consecutive chunks of `items`, in order, computed on rayon's pool when `parallel`
-/// is asked for and the `parallel` feature is on (chunks as [`for_each_init`] cuts them), else
-/// of all of them as one chunk. `f` must give the same result however the items are cut (a
-/// list of what each item gives, say): the caller joins the chunks' results.
-pub(crate) fn map_chunks<T: Sync, U: Send>(
+/// Appends to `out` what `f` pushes for each of `items`, in item order, computed on rayon's
+/// pool when `parallel` is asked for and the `parallel` feature is on (chunks as
+/// [`for_each_init`] cuts them, each into a list of its own, appended in order), else pushed
+/// straight onto `out`. `f` borrows a value made by `init` as [`for_each_init`]'s does, and
+/// must push only what its item gives, so both ways give the same list.
+pub(crate) fn extend_init<T: Sync, U: Send, S>(
     items: &[T],
     parallel: bool,
-    f: impl Fn(&[T]) -> U + Sync + Send,
-) -> Vec<U> {
+    out: &mut Vec<U>,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &T, &mut Vec<U>) + Sync + Send,
+) {
     #[cfg(feature = "parallel")]
     if parallel {
         use rayon::prelude::*;
-        return items.par_chunks(chunk_len(items.len())).map(f).collect();
+        let parts: Vec<Vec<U>> = items
+            .par_chunks(chunk_len(items.len()))
+            .map(|chunk| {
+                let mut value = init();
+                let mut part = Vec::new();
+                chunk.iter().for_each(|item| f(&mut value, item, &mut part));
+                part
+            })
+            .collect();
+        out.reserve(parts.iter().map(Vec::len).sum());
+        parts.into_iter().for_each(|mut part| out.append(&mut part));
+        return;
     }
     let _ = parallel;
-    vec![f(items)]
+    let mut value = init();
+    items.iter().for_each(|item| f(&mut value, item, out));
 }
 
 /// Sorts `items`, on rayon's pool when `parallel` is asked for and the `parallel` feature is
@@ -129,4 +194,54 @@ pub(crate) fn sort_unstable<T: Ord + Send>(items: &mut [T], parallel: bool) {
     }
     let _ = parallel;
     items.sort_unstable();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::components::JumpPad;
+    use crate::input::{PlayerInput, Script, Wander};
+    use spherewalk_core::parry3d::shape::SharedShape;
+    use spherewalk_core::{ColliderDesc, CollisionWorld, Vec3};
+
+    /// The step skips a system only while no entity holds its component: each one is seen
+    /// on its own and beside others, and a component whose last holder is gone (its
+    /// archetype left empty) no longer counts.
+    #[test]
+    fn busy_follows_the_components_held() {
+        let mut world = World::new();
+        let idle = |b: Busy| {
+            [
+                b.platforms,
+                b.scripts,
+                b.wanders,
+                b.players,
+                b.stances,
+                b.pads,
+            ]
+        };
+        assert_eq!(idle(Busy::of(&world)), [false; 6]);
+        let walker = world.spawn((Wander::new(1.0, 1.0, 7), PlayerInput::default()));
+        assert_eq!(
+            idle(Busy::of(&world)),
+            [false, false, true, true, false, false]
+        );
+        let mut collision = CollisionWorld::new();
+        let collider = collision
+            .insert(ColliderDesc::new(SharedShape::ball(1.0)))
+            .expect("a finite ball");
+        let launch = Vec3::new(0.0, 5.0, 0.0);
+        let pad = world.spawn((JumpPad { collider, launch },));
+        let script = world.spawn((Script::new(Vec::new(), false),));
+        assert_eq!(
+            idle(Busy::of(&world)),
+            [false, true, true, true, false, true]
+        );
+        for e in [walker, pad, script] {
+            world.despawn(e).expect("spawned");
+        }
+        // The archetypes stay behind, empty.
+        assert!(world.archetypes().count() > 1);
+        assert_eq!(idle(Busy::of(&world)), [false; 6]);
+    }
 }
