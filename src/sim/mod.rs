@@ -20,7 +20,7 @@ use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
-use spherewalk_core::crowd::{soft_filter, solid_filter};
+use spherewalk_core::crowd::{self, soft_filter, solid_filter};
 use spherewalk_core::world::WorldQueries;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Motor,
@@ -468,14 +468,26 @@ impl Sim {
         }
         {
             phase!("spherewalk: separation");
-            systems::separate_gathered(&mut characters, &mut self.collision, self.parallel);
+            systems::separate_gathered(&mut characters, &self.collision, self.parallel);
         }
         {
-            phase!("spherewalk: events");
-            // Neither the pads nor the dynamic bodies below change a step's report.
-            let (step, out) = (self.steps, &mut self.events);
-            let report = systems::Gathered::report;
-            events::collect_from(&characters, report, step, out, self.parallel);
+            phase!("spherewalk: bodies and events");
+            // The bodies move to the final poses while the events are read: one writes the
+            // collision world, the other the pending events, and both only read the
+            // characters. Neither the pads nor the dynamic bodies below change a report.
+            // (Below a small pass's size, handing work round costs more than it saves.)
+            let parallel = self.parallel && characters.len() >= crowd::SMALL_PASS;
+            let step = self.steps;
+            let (collision, out) = (&mut self.collision, &mut self.events);
+            let characters = &characters;
+            systems::join(
+                parallel,
+                || systems::sync_gathered(characters, collision),
+                || {
+                    let report = systems::Gathered::report;
+                    events::collect_from(characters, report, step, out, false);
+                },
+            );
         }
         drop(characters);
         if busy.pads {

@@ -94,6 +94,22 @@ impl Busy {
     }
 }
 
+/// `a()` and `b()`, side by side on rayon's pool when `parallel` is asked for and the
+/// `parallel` feature is on, else one after the other. For two phases that touch disjoint
+/// data, so the order never shows.
+pub(crate) fn join<A: Send, B: Send>(
+    parallel: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        return rayon::join(a, b);
+    }
+    let _ = parallel;
+    (a(), b())
+}
+
 /// Chunks per pool thread a parallel run cuts its items into: enough for the threads to even
 /// out uneven items between them, few enough that each chunk pays its set-up once for many.
 #[cfg(feature = "parallel")]

@@ -12,7 +12,7 @@
 //! [`spherewalk_core::crowd::separate`]).
 
 use super::Lent;
-use super::gathered::{Gathered, sync_gathered};
+use super::gathered::Gathered;
 use crate::body::sync_bodies;
 use crate::components::{Body, Character};
 use hecs::World;
@@ -86,25 +86,24 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
     sync_bodies(world, collision);
 }
 
-/// [`separate_characters`] of characters already gathered.
+/// [`separate_characters`] of characters already gathered, less the closing body sync (the
+/// caller's [`sync_gathered`], which may run beside other work).
 pub(crate) fn separate_gathered(
     items: &mut [Gathered<'_>],
-    collision: &mut CollisionWorld,
+    collision: &CollisionWorld,
     parallel: bool,
 ) {
     // One character overlaps nobody: skip gathering the pass's list.
     if items.len() > 1 {
-        let shared: &CollisionWorld = collision;
         let pushed = items
             .iter_mut()
             .filter_map(|c| {
-                let body = c.body.filter(|b| shared.get(b.0).is_some())?;
+                let body = c.body.filter(|b| collision.get(b.0).is_some())?;
                 Some((body, c.character, &mut *c.pose, &mut *c.state))
             })
             .collect();
-        separate_pushed(pushed, shared, parallel);
+        separate_pushed(pushed, collision, parallel);
     }
-    sync_gathered(items, collision);
 }
 
 /// The separation passes over `items` (in any order), with the static world `shared`.

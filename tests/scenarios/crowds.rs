@@ -124,6 +124,36 @@ fn scene_a_steps_alike_serially_and_in_parallel() {
     assert_eq!(serial, parallel);
 }
 
+/// From [`spherewalk_core::crowd::SMALL_PASS`] characters up, the separation passes run on
+/// rayon's pool and the bodies move beside the events being read: `scenes/crowd.ron` as
+/// shipped (1000 wanderers on a planet, 2 to 5 spheres each) gives the same bits and the
+/// same events, in the same order, both ways.
+#[test]
+fn crowd_ron_steps_alike_serially_and_in_parallel() {
+    let run = |parallel: bool| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/crowd.ron");
+        let file = spherewalk::scene::SceneFile::read(&path).expect("shipped scene");
+        let dir = path.parent().expect("scenes/");
+        let mut sim = file.build(dir, &path).expect("builds").sim;
+        sim.parallel = parallel;
+        let mut events = Vec::new();
+        for _ in 0..60 {
+            sim.step();
+            events.extend(sim.drain_events());
+        }
+        (crate::common::character_bits(&sim), events)
+    };
+    let (serial, parallel) = (run(false), run(true));
+    assert!(
+        serial.0.len() >= spherewalk_core::crowd::SMALL_PASS,
+        "{}",
+        serial.0.len()
+    );
+    // Landings, hits on the rocks and on each other: thousands of them.
+    assert!(serial.1.len() > 1000, "{} events", serial.1.len());
+    assert_eq!(serial, parallel);
+}
+
 /// What a run of `scenes/crowd.ron` measured.
 struct DenseRun {
     /// The deepest overlap (m) between two solid characters' spheres after any step.
