@@ -112,14 +112,21 @@ fn separate_pushed(mut items: Vec<Pushed<'_>>, shared: &CollisionWorld, parallel
     // Gathered once for every pass, in body order.
     items.sort_by_key(|(b, ..)| b.0);
     let crowd_of = |items: &Vec<Pushed<'_>>, only: Option<&[ColliderId]>, on: &On<'_>| {
-        // Items are in body order: a later pass looks up its few characters.
+        // Items are in body order, and so is a later pass's list (`Crowd::around`): one walk
+        // along both finds its characters.
         let members = match only {
             None => items.iter().map(member).collect(),
-            Some(list) => list
-                .iter()
-                .filter_map(|id| items.binary_search_by_key(id, |(b, ..)| b.0).ok())
-                .map(|k| member(&items[k]))
-                .collect(),
+            Some(list) => {
+                let mut wanted = list.iter().peekable();
+                let mut out = Vec::with_capacity(list.len());
+                for item in items {
+                    while wanted.next_if(|id| **id < item.0.0).is_some() {}
+                    if wanted.next_if_eq(&&item.0.0).is_some() {
+                        out.push(member(item));
+                    }
+                }
+                out
+            }
         };
         Crowd::new(members, on)
     };

@@ -145,17 +145,20 @@ impl Crowd {
     /// neighbours, sorted: the only characters that can overlap anybody once the pushes are
     /// applied, for the next pass of [`separate`].
     pub fn around(&self, pushes: &[(ColliderId, Vec3)]) -> Vec<ColliderId> {
-        let mut out = Vec::new();
+        // Marked by place, then read in place order, which is body order: sorted without a
+        // sort (and a body placed twice, which the crowd counts as one, read once).
+        let mut marked = vec![false; self.placed.len()];
         for (body, _) in pushes {
             let Ok(k) = self.placed.binary_search_by_key(body, |one| one.body) else {
                 continue;
             };
-            let one = &self.placed[k];
-            out.push(one.body);
-            let list = &self.neighbours[one.neighbours.clone()];
-            out.extend(list.iter().map(|&n| self.placed[n as usize].body));
+            marked[k] = true;
+            for &n in &self.neighbours[self.placed[k].neighbours.clone()] {
+                marked[n as usize] = true;
+            }
         }
-        out.sort_unstable();
+        let kept = self.placed.iter().zip(&marked).filter(|(_, m)| **m);
+        let mut out: Vec<ColliderId> = kept.map(|(one, _)| one.body).collect();
         out.dedup();
         out
     }
@@ -506,5 +509,47 @@ mod tests {
             [10, 21, 30, 50, 82]
         );
         assert!(Crowd::pushed(&mut items, |item| item.0, &[]).is_empty());
+    }
+
+    /// `Crowd::around` gives, sorted and once each, the pushed characters and everyone
+    /// whose box overlaps theirs: a row of three, a pair and a loner, members handed in any
+    /// order.
+    #[test]
+    fn around_is_the_pushed_and_their_neighbours() {
+        let motor = Motor::new(
+            crate::SphereStack::capsule(1.8, 0.3, 3).expect("a capsule"),
+            crate::MotorSettings::default(),
+        )
+        .expect("a motor");
+        // Bodies 1, 2, 3 in a row 0.5 m apart (0.6 m wide: each touches the next), 5 alone,
+        // 7 and 9 a pair; handed in shuffled order.
+        let at = [(9, 10.4), (3, 1.0), (5, 3.0), (1, 0.0), (7, 10.0), (2, 0.5)];
+        let members = at
+            .iter()
+            .map(|&(body, x)| Member {
+                body: ColliderId::new(body, 0),
+                motor: &motor,
+                pose: Pose::new(Point3::new(x, 0.0, 0.0)),
+            })
+            .collect();
+        let crowd = Crowd::new(members, &crate::crowd::Serial);
+        let pushes = crowd.pushes(&crate::crowd::Serial, 0.0);
+        let ids = |list: &[u32]| {
+            list.iter()
+                .map(|&i| ColliderId::new(i, 0))
+                .collect::<Vec<_>>()
+        };
+        // 2, pushed equally from both sides, does not move.
+        let pushed: Vec<ColliderId> = pushes.iter().map(|(b, _)| *b).collect();
+        assert_eq!(pushed, ids(&[1, 3, 7, 9]));
+        assert_eq!(crowd.around(&pushes), ids(&[1, 2, 3, 7, 9]));
+        // One push at a time: itself and its neighbours only.
+        let one = |k: usize| crowd.around(&pushes[k..=k]);
+        assert_eq!(one(0), ids(&[1, 2]));
+        assert_eq!(one(1), ids(&[2, 3]));
+        assert_eq!(one(2), ids(&[7, 9]));
+        // A push for a body the crowd lacks names nobody.
+        let stranger = [(ColliderId::new(4, 0), Vec3::x())];
+        assert!(crowd.around(&stranger).is_empty());
     }
 }
