@@ -149,7 +149,10 @@ pub struct Sim {
     pub parallel: bool,
     clock: FixedStep,
     steps: u64,
+    /// Pending events from `events_start` on; the ones before it were dropped (the oldest
+    /// beyond [`MAX_PENDING_EVENTS`]) and are cut out in batches.
     events: Vec<Event>,
+    events_start: usize,
     events_dropped: u64,
     names: BTreeMap<ColliderId, String>,
     hooks: Option<Arc<dyn ContactHooks + Send + Sync>>,
@@ -173,6 +176,7 @@ impl Sim {
             clock: FixedStep::new(dt)?,
             steps: 0,
             events: Vec::new(),
+            events_start: 0,
             events_dropped: 0,
             names: BTreeMap::new(),
             gravity: systems::GravityCache::default(),
@@ -202,11 +206,13 @@ impl Sim {
     /// them with [`Sim::drain_events`]: read once per frame, each is seen exactly once at any
     /// frame rate.
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.events[self.events_start..]
     }
 
     /// Takes every pending event, oldest first, leaving none.
     pub fn drain_events(&mut self) -> std::vec::Drain<'_, Event> {
+        let dropped = std::mem::take(&mut self.events_start);
+        self.events.drain(..dropped);
         self.events.drain(..)
     }
 
@@ -499,10 +505,19 @@ impl Sim {
             phase!("spherewalk: dynamic bodies");
             physics::step_physics(&mut self.ecs, p, &self.collision, fields, dt);
         }
-        if self.events.len() > MAX_PENDING_EVENTS {
-            let excess = self.events.len() - MAX_PENDING_EVENTS;
-            self.events.drain(..excess);
+        let pending = self.events.len() - self.events_start;
+        if pending > MAX_PENDING_EVENTS {
+            let excess = pending - MAX_PENDING_EVENTS;
+            self.events_start += excess;
             self.events_dropped += excess as u64;
+            // The dropped ones are cut out once there are as many as are kept: each event is
+            // moved at most once. (Cutting a few out every step moved all 65,536 kept ones
+            // each time: a step of one character in a sim that was never drained went from 3
+            // to 5-9 us.)
+            if self.events_start >= MAX_PENDING_EVENTS {
+                self.events.drain(..self.events_start);
+                self.events_start = 0;
+            }
         }
         self.steps += 1;
     }

@@ -218,6 +218,7 @@ impl Sim {
         self.steps = snapshot.steps;
         self.clock.set_accumulator(snapshot.accumulator);
         self.events.clear();
+        self.events_start = 0;
         Ok(())
     }
 

@@ -618,7 +618,7 @@ fn events_are_seen_exactly_once_at_any_frame_rate() {
 #[test]
 fn undrained_events_stay_bounded() {
     let mut sim = floor_sim();
-    // 3000 characters walking into nothing still land once each; hits make many more.
+    // 400 characters jumping on a floor: every jump, lift-off and landing is an event.
     let mut world = CollisionWorld::new();
     world
         .insert(
@@ -633,16 +633,22 @@ fn undrained_events_stay_bounded() {
         desc.input = Input::Script(script.clone());
         sim.spawn_character(desc).expect("spawn");
     }
-    let mut total = 0u64;
-    for _ in 0..600 {
+    let (mut total, mut last_with_events) = (0u64, None);
+    // About 110 events a step: long enough to drop more than are kept, so the dropped ones
+    // are cut out of the list at least once.
+    for _ in 0..1300 {
         let before = sim.events().len() as u64 + sim.events_dropped();
         sim.step();
-        total += sim.events().len() as u64 + sim.events_dropped() - before;
+        let new = sim.events().len() as u64 + sim.events_dropped() - before;
+        total += new;
+        if new > 0 {
+            last_with_events = Some(sim.steps() - 1);
+        }
         assert!(sim.events().len() <= spherewalk::MAX_PENDING_EVENTS);
     }
     // Every jump, lift-off and landing was counted: kept plus dropped.
     assert!(
-        total > spherewalk::MAX_PENDING_EVENTS as u64,
+        total > 2 * spherewalk::MAX_PENDING_EVENTS as u64,
         "{total} events"
     );
     assert_eq!(sim.events().len(), spherewalk::MAX_PENDING_EVENTS);
@@ -650,6 +656,21 @@ fn undrained_events_stay_bounded() {
         sim.events().len() as u64 + sim.events_dropped(),
         total,
         "kept + dropped = produced"
+    );
+    // The newest are the ones kept, in order, through the last step that had any.
+    let steps: Vec<u64> = sim.events().iter().map(|e| e.step).collect();
+    assert!(steps.is_sorted(), "kept in step order");
+    assert_eq!(steps.last().copied(), last_with_events);
+    assert!(steps[0] > 0, "the first steps' events were dropped");
+    // Draining hands over exactly those, and the sim goes on from empty.
+    let kept = sim.events().to_vec();
+    assert_eq!(sim.drain_events().collect::<Vec<_>>(), kept);
+    assert!(sim.events().is_empty());
+    sim.step();
+    assert!(sim.events().iter().all(|e| e.step == sim.steps() - 1));
+    assert_eq!(
+        sim.events_dropped(),
+        total - spherewalk::MAX_PENDING_EVENTS as u64
     );
 }
 
