@@ -15,7 +15,7 @@
 //! Steps 4 to 7 each query the world when called on their own; the `Sim` queries the
 //! characters once and hands the list to all four (the same work, a few hundred instructions
 //! of hecs' fixed cost a query less each). It also skips steps 1 to 3 and 8 while no entity
-//! holds their component ([`Busy`]).
+//! holds their component.
 
 pub(crate) use crate::lent::Lent;
 use hecs::World;
