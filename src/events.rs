@@ -24,31 +24,18 @@ pub struct Event {
 /// ordered by entity id, then landed / left ground / jumped / climbed / crushed / hits in
 /// contact order.
 pub fn collect_events(world: &World, step: u64, out: &mut Vec<Event>) {
-    let mut query = world.query::<(Entity, &LastStep)>();
-    let reports: Vec<(Entity, &LastStep)> = query.iter().collect();
-    collect_from(&reports, |&(e, last)| (e, last), step, out, false);
+    collect_from(world.query::<(Entity, &LastStep)>().iter(), step, out);
 }
 
-/// [`collect_events`] of the characters `items`, whose entities and reports `report` reads,
-/// on rayon's pool when `parallel` is asked for (feature `parallel`); the same events in the
-/// same order either way.
-pub(crate) fn collect_from<T: Sync>(
-    items: &[T],
-    report: impl Fn(&T) -> (Entity, &LastStep) + Sync + Send,
+/// [`collect_events`] of the characters' entities and reports `reports`, in any order.
+pub(crate) fn collect_from<'a>(
+    reports: impl IntoIterator<Item = (Entity, &'a LastStep)>,
     step: u64,
     out: &mut Vec<Event>,
-    parallel: bool,
 ) {
     let start = out.len();
-    crate::systems::extend_init(
-        items,
-        parallel,
-        out,
-        || (),
-        |(), item, found| {
-            let (entity, last) = report(item);
-            found.extend(last.0.events().map(|kind| Event { step, entity, kind }));
-        },
-    );
+    for (entity, last) in reports {
+        out.extend(last.0.events().map(|kind| Event { step, entity, kind }));
+    }
     out[start..].sort_by_key(|e| e.entity.id());
 }

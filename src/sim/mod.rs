@@ -490,8 +490,8 @@ impl Sim {
                 parallel,
                 || systems::sync_gathered(characters, collision),
                 || {
-                    let report = systems::Gathered::report;
-                    events::collect_from(characters, report, step, out, false);
+                    let reports = characters.iter().map(systems::Gathered::report);
+                    events::collect_from(reports, step, out);
                 },
             );
         }

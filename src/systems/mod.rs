@@ -149,34 +149,16 @@ pub(crate) fn for_each_init<T: Send, S>(
 }
 
 /// `items.filter_map(f)` in order, computed on rayon's pool when `parallel` is asked for and
-/// the `parallel` feature is on; the output order is the input order either way. `f` borrows
-/// a value made by `init` (one per chunk of items on the pool, one for a serial run), for
-/// working buffers only: its result must not depend on what the value held before.
+/// the `parallel` feature is on (chunks as [`for_each_init`] cuts them, their lists joined in
+/// order); the output order is the input order either way. `f` borrows a value made by
+/// `init` (one per chunk of items on the pool, one for a serial run), for working buffers
+/// only: its result must not depend on what the value held before.
 pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
     items: &[T],
     parallel: bool,
     init: impl Fn() -> S + Sync + Send,
     f: impl Fn(&mut S, &T) -> Option<U> + Sync + Send,
 ) -> Vec<U> {
-    let mut out = Vec::new();
-    extend_init(items, parallel, &mut out, init, |value, item, out| {
-        out.extend(f(value, item));
-    });
-    out
-}
-
-/// Appends to `out` what `f` pushes for each of `items`, in item order, computed on rayon's
-/// pool when `parallel` is asked for and the `parallel` feature is on (chunks as
-/// [`for_each_init`] cuts them, each into a list of its own, appended in order), else pushed
-/// straight onto `out`. `f` borrows a value made by `init` as [`for_each_init`]'s does, and
-/// must push only what its item gives, so both ways give the same list.
-pub(crate) fn extend_init<T: Sync, U: Send, S>(
-    items: &[T],
-    parallel: bool,
-    out: &mut Vec<U>,
-    init: impl Fn() -> S + Sync + Send,
-    f: impl Fn(&mut S, &T, &mut Vec<U>) + Sync + Send,
-) {
     #[cfg(feature = "parallel")]
     if parallel {
         use rayon::prelude::*;
@@ -184,18 +166,20 @@ pub(crate) fn extend_init<T: Sync, U: Send, S>(
             .par_chunks(chunk_len(items.len()))
             .map(|chunk| {
                 let mut value = init();
-                let mut part = Vec::new();
-                chunk.iter().for_each(|item| f(&mut value, item, &mut part));
-                part
+                chunk
+                    .iter()
+                    .filter_map(|item| f(&mut value, item))
+                    .collect()
             })
             .collect();
-        out.reserve(parts.iter().map(Vec::len).sum());
-        parts.into_iter().for_each(|mut part| out.append(&mut part));
-        return;
+        return parts.into_iter().flatten().collect();
     }
     let _ = parallel;
     let mut value = init();
-    items.iter().for_each(|item| f(&mut value, item, out));
+    items
+        .iter()
+        .filter_map(|item| f(&mut value, item))
+        .collect()
 }
 
 /// Sorts `items`, on rayon's pool when `parallel` is asked for and the `parallel` feature is
