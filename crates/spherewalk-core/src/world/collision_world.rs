@@ -335,8 +335,10 @@ impl CollisionWorld {
             TraversalAction::Continue
         });
         // A filter that sees none of the grid's layers (a character's pushback against the
-        // scenery alone) skips the grid.
-        if self.grid.layers() & filter.mask != 0 {
+        // scenery alone) skips the grid, and so does one that leaves out the grid's only
+        // collider (a lone character's own body).
+        let lone = |id: ColliderId| self.grid.holds_only(id.index(), id.generation());
+        if self.grid.layers() & filter.mask != 0 && !filter.exclude.is_some_and(lone) {
             self.grid.query(aabb, |e| {
                 let id = ColliderId::new(e.index, e.generation);
                 if filter.accepts(id, e.layers) {

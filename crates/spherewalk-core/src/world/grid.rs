@@ -96,13 +96,29 @@ pub(crate) struct CellGrid {
     layers: u32,
     /// The cell of each slot index on the grid, and its place in that cell's list.
     homes: Vec<Option<Home>>,
+    /// Number of colliders on the grid.
+    count: usize,
 }
 
 impl CellGrid {
     /// Number of colliders on the grid.
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.homes.iter().flatten().count()
+        self.count
+    }
+
+    /// Whether the grid holds `index`'s collider of generation `generation` and no other: a
+    /// lone character's grid, which its own queries (that leave its body out) can skip.
+    pub fn holds_only(&self, index: u32, generation: u32) -> bool {
+        if self.count != 1 {
+            return false;
+        }
+        let Some(Some(home)) = self.homes.get(index as usize) else {
+            return false;
+        };
+        let list = self.cells.get(&home.cell);
+        let entry = list.and_then(|list| list.get(home.at as usize));
+        entry.is_some_and(|e| e.index == index && e.generation == generation)
     }
 
     /// Puts `entry` on the grid (its slot must not be on it yet). The first collider, and any
@@ -200,6 +216,7 @@ impl CellGrid {
     /// Takes slot `index` off the grid and returns its entry; `None` when it is not on it.
     fn take(&mut self, index: u32) -> Option<Entry> {
         let Home { cell, at } = self.homes.get_mut(index as usize).and_then(Option::take)?;
+        self.count -= 1;
         let list = self.cells.get_mut(&cell)?;
         let at = at as usize;
         let entry = list.swap_remove(at);
@@ -227,6 +244,7 @@ impl CellGrid {
         let entries: Vec<Entry> = self.entries().collect();
         self.cells.clear();
         self.homes.iter_mut().for_each(|h| *h = None);
+        self.count = 0;
         self.edge = edge;
         for entry in entries {
             self.file(entry);
@@ -245,6 +263,7 @@ impl CellGrid {
         let at = list.len() as u32;
         list.push(entry);
         self.homes[slot] = Some(Home { cell, at });
+        self.count += 1;
     }
 
     /// The cell holding the centre of `aabb`.
@@ -395,7 +414,38 @@ mod tests {
                 .collect();
             assert_eq!(found(&grid, &q), expected, "round {round}");
             assert_eq!(grid.len(), boxes.iter().flatten().count());
+            // The grid holds one collider only when exactly one slot is filled, and then only
+            // that slot's, at its generation.
+            let live: Vec<u32> = (0u32..)
+                .zip(&boxes)
+                .filter_map(|(i, b)| b.map(|_| i))
+                .collect();
+            for i in [index, live.first().copied().unwrap_or(0)] {
+                assert_eq!(grid.holds_only(i, 0), live == [i], "round {round}");
+                assert!(!grid.holds_only(i, 1), "round {round}");
+            }
         }
+    }
+
+    /// A lone collider is the grid's only one until a second arrives, and again once it
+    /// leaves; a removed one is not.
+    #[test]
+    fn holds_only_follows_inserts_and_removals() {
+        let mut grid = CellGrid::default();
+        assert!(!grid.holds_only(0, 0));
+        grid.insert(entry(3, boxed(0.0, 0.0, 0.0, 0.5)));
+        assert!(grid.holds_only(3, 0));
+        assert!(!grid.holds_only(3, 1), "another generation of the slot");
+        assert!(!grid.holds_only(4, 0));
+        grid.insert(entry(4, boxed(0.4, 0.0, 0.0, 0.5)));
+        assert!(!grid.holds_only(3, 0) && !grid.holds_only(4, 0));
+        grid.remove(3);
+        assert!(grid.holds_only(4, 0));
+        grid.update(4, boxed(50.0, 0.0, 0.0, 3.0));
+        assert!(grid.holds_only(4, 0), "after a move that re-files the grid");
+        grid.remove(4);
+        assert!(!grid.holds_only(4, 0));
+        assert_eq!(grid.len(), 0);
     }
 
     /// Boxes a hostile caller may pass (huge, inverted, non-finite) answer without hanging

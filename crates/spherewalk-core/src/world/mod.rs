@@ -488,4 +488,42 @@ mod placed_faces {
         );
         assert!(PlacedFaces::of(&fits, &Iso::identity()).is_some());
     }
+
+    /// A query that leaves out the grid's only collider (a lone character's own body) skips
+    /// the grid and still finds the scenery; without the exclusion, or once a second body
+    /// joins, the bodies are found as before.
+    #[test]
+    fn a_query_leaving_out_the_grids_only_body_finds_the_rest() {
+        let mut world = CollisionWorld::new();
+        let floor = world
+            .insert(ColliderDesc::new(SharedShape::cuboid(5.0, 0.5, 5.0)))
+            .expect("floor");
+        let ball = |x: Real| {
+            ColliderDesc::new(SharedShape::ball(0.3))
+                .translation(x, 1.0, 0.0)
+                .on_grid()
+        };
+        let me = world.insert(ball(0.0)).expect("me");
+        let around = Aabb::new(Point3::new(-2.0, -1.0, -2.0), Point3::new(2.0, 2.0, 2.0));
+        let query = |world: &CollisionWorld, exclude| {
+            let mut out = Vec::new();
+            let filter = QueryFilter {
+                exclude,
+                ..QueryFilter::default()
+            };
+            world.overlap_aabb(&around, &filter, &mut out);
+            out
+        };
+        assert_eq!(query(&world, Some(me)), [floor]);
+        assert_eq!(query(&world, None), [floor, me]);
+        let other = world.insert(ball(1.0)).expect("other");
+        assert_eq!(query(&world, Some(me)), [floor, other]);
+        world.remove(other).expect("removed");
+        assert_eq!(query(&world, Some(me)), [floor]);
+        // A stale id of the lone body's slot leaves out nothing.
+        world.remove(me).expect("removed");
+        let again = world.insert(ball(0.5)).expect("again");
+        assert_eq!(again.index(), me.index());
+        assert_eq!(query(&world, Some(me)), [floor, again]);
+    }
 }
