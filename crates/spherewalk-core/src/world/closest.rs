@@ -35,13 +35,13 @@ pub struct SurfacePoint {
 
 /// Which part of a triangle a closest point lies on.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum TriRegion {
+pub(super) enum TriRegion {
     Face,
     Boundary,
 }
 
 /// Closest point on triangle `t` to `p`, and whether it lies inside the face or on its boundary.
-fn closest_on_triangle(t: &[Point3; 3], p: &Point3) -> (Point3, TriRegion) {
+pub(super) fn closest_on_triangle(t: &[Point3; 3], p: &Point3) -> (Point3, TriRegion) {
     let (a, b, c) = (t[0], t[1], t[2]);
     let ab = b - a;
     let ac = c - a;
