@@ -37,18 +37,15 @@ pub(super) fn collect_contacts(
     out.clear();
     let mut deepest: Real = 0.0;
     let bounds = sphere_box(centre, radius);
-    for (k, prim) in ctx.prims.iter().enumerate() {
-        if !crate::world::boxes_overlap_counted(&prim.aabb, &bounds) {
-            continue;
-        }
-        if let Some(sp) = measure::held_contact(ctx.world, prim, centre, radius, from) {
+    crate::world::each_overlapping(ctx.prims, &bounds, |k| {
+        if let Some(sp) = measure::held_contact(ctx.world, &ctx.prims[k], centre, radius, from) {
             let depth = radius - sp.distance;
             deepest = deepest.max(depth);
             if depth > tol {
                 out.push((k, sp));
             }
         }
-    }
+    });
     if out.len() > 1 {
         out.sort_by(|a, b| a.1.distance.total_cmp(&b.1.distance).then(a.0.cmp(&b.0)));
     }

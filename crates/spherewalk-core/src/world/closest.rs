@@ -41,6 +41,7 @@ pub(super) enum TriRegion {
 }
 
 /// Closest point on triangle `t` to `p`, and whether it lies inside the face or on its boundary.
+#[inline]
 pub(super) fn closest_on_triangle(t: &[Point3; 3], p: &Point3) -> (Point3, TriRegion) {
     let (a, b, c) = (t[0], t[1], t[2]);
     let ab = b - a;

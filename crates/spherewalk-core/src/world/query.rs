@@ -58,12 +58,13 @@ fn deepest_of_sphere<G: Geometry + ?Sized>(
     radius: Real,
 ) -> Real {
     let bounds = sphere_box(centre, radius);
-    prims
-        .iter()
-        .filter(|p| super::boxes_overlap_counted(&p.aabb, &bounds))
-        .filter_map(|p| measure::held_contact(world, p, centre, radius, centre))
-        .map(|sp| radius - sp.distance)
-        .fold(0.0, Real::max)
+    let mut deepest: Real = 0.0;
+    super::each_overlapping(prims, &bounds, |k| {
+        if let Some(sp) = measure::held_contact(world, &prims[k], centre, radius, centre) {
+            deepest = deepest.max(radius - sp.distance);
+        }
+    });
+    deepest
 }
 
 /// Deepest penetration (m, >= 0) of any sphere of `stack` at rest at `pose` into `prims`: the
@@ -110,10 +111,8 @@ pub(crate) fn cast_sphere_among<G: Geometry + ?Sized>(
     let swept = swept_box(&sweep.centre, &sweep.dir, sweep.max_distance, sweep.radius);
     // Cast no further than the nearest hit so far.
     let mut shorter = *sweep;
-    for (k, prim) in prims.iter().enumerate() {
-        if !super::boxes_overlap(&prim.aabb, &swept) {
-            continue;
-        }
+    super::each_overlapping(prims, &swept, |k| {
+        let prim = &prims[k];
         shorter.max_distance = best.map_or(sweep.max_distance, |(_, b)| b.distance);
         if let Some((distance, point, normal)) =
             measure::cast_sphere_primitive(world, prim, &shorter)
@@ -127,7 +126,7 @@ pub(crate) fn cast_sphere_among<G: Geometry + ?Sized>(
             };
             best = Some((k, hit));
         }
-    }
+    });
     best
 }
 
@@ -142,10 +141,8 @@ pub(crate) fn cast_ray_among<G: Geometry + ?Sized>(
 ) -> Option<(usize, RayHit)> {
     let mut best: Option<(usize, RayHit)> = None;
     let swept = swept_box(origin, dir, max_distance, 0.0);
-    for (k, prim) in prims.iter().enumerate() {
-        if !super::boxes_overlap(&prim.aabb, &swept) {
-            continue;
-        }
+    super::each_overlapping(prims, &swept, |k| {
+        let prim = &prims[k];
         let limit = best.map_or(max_distance, |(_, b)| b.distance);
         if let Some((distance, normal)) =
             measure::cast_ray_primitive(world, prim, origin, dir, limit)
@@ -159,7 +156,7 @@ pub(crate) fn cast_ray_among<G: Geometry + ?Sized>(
             };
             best = Some((k, hit));
         }
-    }
+    });
     best
 }
 
