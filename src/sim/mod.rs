@@ -445,7 +445,7 @@ impl Sim {
             }
         }
         // The gravity fields, once for the characters' steps and the bodies'.
-        let fields = self.gravity.fields(&self.ecs);
+        let fields = self.gravity.fields_mut(&mut self.ecs);
         // Every character's components, gathered once for the phases that run over them all.
         let mut characters = systems::gather(&mut self.ecs);
         {

@@ -64,18 +64,38 @@ impl GravityCache {
         &self.fields
     }
 
+    /// [`Self::fields`] of a world the caller holds exclusively, which spares the check its
+    /// borrow of each archetype (the `Sim`'s every step).
+    pub(crate) fn fields_mut(&mut self, world: &mut World) -> &GravityFields {
+        let mut count = 0;
+        let mut same = true;
+        for (entity, field) in world.query_mut::<(hecs::Entity, &GravityField)>() {
+            count += 1;
+            same = same && self.seen_as(entity, field);
+        }
+        if !same || count != self.seen.len() {
+            self.seen = spawned_fields(world);
+            self.fields = fields_of(&self.seen);
+        }
+        &self.fields
+    }
+
+    /// Whether `entity` held `field` when the fields were built.
+    fn seen_as(&self, entity: hecs::Entity, field: &GravityField) -> bool {
+        let found = self
+            .seen
+            .binary_search_by_key(&entity.id(), |(e, _)| e.id());
+        matches!(found, Ok(i) if self.seen[i].0 == entity && self.seen[i].1 == *field)
+    }
+
     /// Whether the world's fields are the ones built from.
     fn holds(&self, world: &World) -> bool {
         let mut query = world.query::<(hecs::Entity, &GravityField)>();
         let mut count = 0;
         for (entity, field) in query.iter() {
             count += 1;
-            let found = self
-                .seen
-                .binary_search_by_key(&entity.id(), |(e, _)| e.id());
-            match found {
-                Ok(i) if self.seen[i].0 == entity && self.seen[i].1 == *field => {}
-                _ => return false,
+            if !self.seen_as(entity, field) {
+                return false;
             }
         }
         count == self.seen.len()
@@ -134,33 +154,42 @@ mod tests {
     use spherewalk_core::{Point3, Vec3};
 
     /// The cache answers as [`gravity_fields`] after every kind of change a game can make
-    /// through the hecs world: a field changed in place, one added, one despawned.
+    /// through the hecs world: a field changed in place, one added, one despawned; through
+    /// the shared check (`fields`) and the exclusive one the `Sim` runs (`fields_mut`) alike.
     #[test]
     fn the_gravity_cache_follows_every_change_to_the_fields() {
-        let mut world = World::new();
-        let mut cache = GravityCache::default();
-        let at = Point3::new(1.0, 2.0, 3.0);
-        let pull = |cache: &mut GravityCache, world: &World| cache.fields(world).at(&at);
-        let down = world.spawn((GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)),));
-        assert_eq!(pull(&mut cache, &world), Vec3::new(0.0, -9.81, 0.0));
-        // Changed in place: a quarter of the strength.
-        if let Ok(mut field) = world.get::<&mut GravityField>(down) {
-            *field = GravityField::uniform(Vec3::new(0.0, -2.45, 0.0));
+        for exclusive in [false, true] {
+            let mut world = World::new();
+            let mut cache = GravityCache::default();
+            let at = Point3::new(1.0, 2.0, 3.0);
+            let pull = |cache: &mut GravityCache, world: &mut World| {
+                let fields = if exclusive {
+                    cache.fields_mut(world)
+                } else {
+                    cache.fields(world)
+                };
+                assert_eq!(fields, &gravity_fields(world));
+                fields.at(&at)
+            };
+            let down = world.spawn((GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)),));
+            assert_eq!(pull(&mut cache, &mut world), Vec3::new(0.0, -9.81, 0.0));
+            // Changed in place: a quarter of the strength.
+            if let Ok(mut field) = world.get::<&mut GravityField>(down) {
+                *field = GravityField::uniform(Vec3::new(0.0, -2.45, 0.0));
+            }
+            assert_eq!(pull(&mut cache, &mut world), Vec3::new(0.0, -2.45, 0.0));
+            // Another field of higher priority takes over.
+            let side = GravityField {
+                priority: 5,
+                ..GravityField::uniform(Vec3::new(3.0, 0.0, 0.0))
+            };
+            let side = world.spawn((side,));
+            assert_eq!(pull(&mut cache, &mut world), Vec3::new(3.0, 0.0, 0.0));
+            // Gone again.
+            world.despawn(side).expect("spawned");
+            assert_eq!(pull(&mut cache, &mut world), Vec3::new(0.0, -2.45, 0.0));
+            world.despawn(down).expect("spawned");
+            assert_eq!(pull(&mut cache, &mut world), Vec3::zeros());
         }
-        assert_eq!(pull(&mut cache, &world), Vec3::new(0.0, -2.45, 0.0));
-        // Another field of higher priority takes over.
-        let side = GravityField {
-            priority: 5,
-            ..GravityField::uniform(Vec3::new(3.0, 0.0, 0.0))
-        };
-        let side = world.spawn((side,));
-        assert_eq!(pull(&mut cache, &world), Vec3::new(3.0, 0.0, 0.0));
-        assert_eq!(cache.fields(&world), &gravity_fields(&world));
-        // Gone again.
-        world.despawn(side).expect("spawned");
-        assert_eq!(pull(&mut cache, &world), Vec3::new(0.0, -2.45, 0.0));
-        world.despawn(down).expect("spawned");
-        assert_eq!(pull(&mut cache, &world), Vec3::zeros());
-        assert_eq!(cache.fields(&world), &gravity_fields(&world));
     }
 }
