@@ -1325,7 +1325,7 @@ mod tests {
                 Point3::from(origin + rng.vec(2.0))
             } else {
                 // The cast ends radius +- 1 cm from a point of an edge (or a corner).
-                let (i, j) = [(0, 1), (1, 2), (2, 0)][case % 3];
+                let (i, j) = [(0, 1), (1, 2), (2, 0)][(case / 3) % 3];
                 let t = if case % 7 == 0 { 0.0 } else { rng.unit() };
                 let on_edge = corners[i] + (corners[j] - corners[i]) * t;
                 let end = on_edge + rng.dir().into_inner() * (radius + rng.range(-0.01, 0.01));
