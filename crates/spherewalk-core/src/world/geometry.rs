@@ -99,9 +99,9 @@ pub fn solid_part(shape: &dyn Shape, part: u32) -> Option<&dyn Shape> {
 }
 
 /// Whether boxes `a` and `b` (same frame, m) overlap or touch: parry's `intersects`, false
-/// when a coordinate is NaN. Branched on alone, the compiler makes this a chain of early
-/// exits, which is quickest where the first tests mostly decide (a BVH walk); folded into a
-/// bit mask (the step's first cut of its primitives), it is six comparisons and-ed together.
+/// when a coordinate is NaN: six comparisons and-ed together. It tests the nodes of the BVH
+/// walks (the collision world's, a mesh's) and, folded into a bit mask, the step's first cut
+/// of its primitives.
 #[inline]
 pub fn boxes_overlap(a: &Aabb, b: &Aabb) -> bool {
     let (lo, hi) = (&a.mins, &a.maxs);

@@ -553,6 +553,39 @@ mod placed_faces {
         }
     }
 
+    /// A mesh's walk with `boxes_overlap` (as the gather walks it) visits exactly the leaves
+    /// of parry's `intersect_aabb`, in the same order, for boxes from a point to the whole
+    /// mesh, touching its faces' boxes or holding NaN.
+    #[test]
+    fn a_mesh_walk_with_boxes_overlap_finds_parrys_leaves_in_order() {
+        let shape = mesh();
+        let Some(trimesh) = shape.as_trimesh() else {
+            panic!("a trimesh");
+        };
+        let mut rng = Lcg(5);
+        let mut found = 0;
+        for case in 0..500 {
+            let centre = Point3::new(
+                rng.range(-1.0, 13.0),
+                rng.range(-2.0, 3.0),
+                rng.range(-1.0, 13.0),
+            );
+            let half = Vec3::repeat(rng.range(0.0, 3.0) * rng.unit());
+            let mut region = Aabb::new(centre - half, centre + half);
+            if case % 50 == 0 {
+                region.maxs.y = Real::NAN;
+            }
+            let theirs: Vec<u32> = trimesh.bvh().intersect_aabb(&region).collect();
+            let ours: Vec<u32> = trimesh
+                .bvh()
+                .leaves(|node| boxes_overlap(&node.aabb(), &region))
+                .collect();
+            assert_eq!(ours, theirs, "case {case}");
+            found += ours.len();
+        }
+        assert!(found > 1_000, "{found} leaves found");
+    }
+
     #[test]
     fn a_mesh_too_big_or_a_mirrored_field_places_no_faces() {
         // A mirrored field keeps the on-the-fly path.
