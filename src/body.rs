@@ -67,6 +67,14 @@ pub(crate) fn move_bodies<'a>(
     }
 }
 
+/// Moves one body collider to its character's pose (world): [`move_bodies`] of one body.
+pub(crate) fn move_body(body: &Body, pose: &Pose, collision: &mut CollisionWorld) {
+    // NOTE: as in `move_bodies`, a body the game removed stays removed.
+    if let Err(e) = collision.set_pose(body.0, body_pose(pose)) {
+        log::warn!("body {:?} not moved this step: {e}", body.0);
+    }
+}
+
 thread_local! {
     /// Each thread's spare list of body moves, between [`sync_bodies`] runs.
     static MOVES: RefCell<Vec<(ColliderId, Iso)>> = RefCell::default();

@@ -448,7 +448,11 @@ impl Sim {
         let fields = self.gravity.fields_mut(&mut self.ecs);
         // Every character's components, gathered once for the phases that run over them all.
         let mut characters = systems::gather(&mut self.ecs);
-        {
+        // The bodies stand where their characters start the step, for the others' steps to
+        // meet. A lone character has no others: its own step never meets its own body (its
+        // filter leaves it out), and nothing else reads the bodies before the closing sync
+        // moves it to where the step ends.
+        if characters.len() > 1 {
             phase!("spherewalk: bodies");
             systems::sync_gathered(&characters, &mut self.collision);
         }

@@ -5,9 +5,10 @@
 //! itself; the `Sim` queries once and hands the list to all of them, since with few
 //! characters a step's hecs queries cost more than the phases' own work.
 
-use crate::body::{Body, move_bodies};
+use crate::body::{Body, move_bodies, move_body};
 use crate::components::{Character, LastStep, PreviousPose};
 use hecs::{Entity, World};
+use smallvec::SmallVec;
 use spherewalk_core::{CollisionWorld, MotorState, MoveIntent, Pose};
 
 /// One character's components for a step. A character whose [`Body`] is missing has none to
@@ -50,9 +51,13 @@ type Query<'a> = (
     &'a mut LastStep,
 );
 
+/// The characters of a step: a game with one character (the common case) gathers it without
+/// an allocation.
+pub(crate) type GatheredList<'a> = SmallVec<[Gathered<'a>; 1]>;
+
 /// Every character of `world` (an entity with a [`Character`], a [`Pose`], a
 /// [`PreviousPose`], a [`MotorState`], a [`MoveIntent`] and a [`LastStep`]), in hecs' order.
-pub(crate) fn gather(world: &mut World) -> Vec<Gathered<'_>> {
+pub(crate) fn gather(world: &mut World) -> GatheredList<'_> {
     world
         .query_mut::<Query<'_>>()
         .into_iter()
@@ -73,6 +78,13 @@ pub(crate) fn gather(world: &mut World) -> Vec<Gathered<'_>> {
 
 /// [`crate::systems::sync_bodies`] of characters already gathered: those with a body.
 pub(crate) fn sync_gathered(items: &[Gathered<'_>], collision: &mut CollisionWorld) {
+    // One body moves on its own, without the batch's list to fill and sort.
+    if let [lone] = items {
+        if let Some(body) = lone.body {
+            move_body(body, lone.pose, collision);
+        }
+        return;
+    }
     let bodies = items.iter().filter_map(|c| Some((c.body?, &*c.pose)));
     move_bodies(bodies, collision);
 }

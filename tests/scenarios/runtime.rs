@@ -926,3 +926,40 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
     assert!(view.ground == spherewalk::GroundState::Grounded);
     assert_abs_diff_eq!(view.pose.position.y, 0.0, epsilon = 1e-3);
 }
+
+/// A lone character's body is not moved before its step (no other character steps to meet
+/// it there, and its own step leaves it out), yet after every step it stands exactly where
+/// the character does: walking, falling, and after the game moved the character through the
+/// hecs world (not [`Sim::teleport`], which moves the body itself).
+#[test]
+fn a_lone_characters_body_ends_every_step_where_it_stands() {
+    use spherewalk::MoveIntent;
+    use spherewalk::components::Body;
+    use spherewalk::systems::body_pose;
+    let mut sim = floor_sim();
+    let start = Pose::new(Point3::new(0.0, 0.0, 0.0));
+    let hero = sim
+        .spawn_character(CharacterDesc::new("hero", capsule(), start))
+        .expect("hero");
+    let body = sim.ecs.get::<&Body>(hero).expect("body").0;
+    let body_at = |sim: &Sim| sim.collision.get(body).expect("body").pose;
+    for step in 0..120 {
+        if step == 60 {
+            // 8 m away and 0.5 m up: it falls back to the floor from there.
+            let moved = Pose::new(Point3::new(8.0, 0.5, -3.0));
+            *sim.ecs.get::<&mut Pose>(hero).expect("pose") = moved;
+        }
+        let walk = MoveIntent::walk(Vec3::new(1.5, 0.0, 0.0));
+        *sim.ecs.get::<&mut MoveIntent>(hero).expect("intent") = walk;
+        sim.step();
+        assert_eq!(
+            body_at(&sim),
+            body_pose(&pose_of(&sim, hero)),
+            "step {step}"
+        );
+    }
+    // 60 steps at 1.5 m/s from x = 8, back on the floor (1e-3 m: the speed held through the
+    // 0.5 m drop and the landing is within 23 um of it).
+    let end = pose_of(&sim, hero).position;
+    assert_abs_diff_eq!(end, Point3::new(9.5, 0.0, -3.0), epsilon = 1e-3);
+}

@@ -312,12 +312,15 @@ pub(crate) fn step_characters(
 ) {
     let dt = time.delta_secs();
     let (world, fields) = (&cw.world, &cw.fields);
+    // Gravity the same everywhere needs no point to look up.
+    let uniform = fields.uniform();
     characters.par_iter_mut().for_each_init(
         || scratch.borrow_local_mut(),
         |scratch, (mut walker, intent)| {
             let walker = &mut *walker;
             walker.previous = walker.pose;
-            let gravity = fields.at(&walker.motor.gravity_point(&walker.pose));
+            let gravity =
+                uniform.unwrap_or_else(|| fields.at(&walker.motor.gravity_point(&walker.pose)));
             let input = StepInput::new(move_intent(intent), gravity, dt);
             walker.report.swap_scratch(scratch);
             let (pose, state) = (&mut walker.pose, &mut walker.state);

@@ -386,6 +386,25 @@ impl GravityFields {
         })
     }
 
+    /// The gravity (m/s², world) [`Self::at`] gives at every point alike, when it does: the
+    /// field that wins everywhere (the first of the highest priority) applies everywhere and
+    /// pulls uniformly; zero with no field. `None` when gravity depends on the point. A host
+    /// stepping many characters asks once, and finds each one's gravity point only when it
+    /// gets `None`.
+    pub fn uniform(&self) -> Option<Vec3> {
+        // The first of the highest priority: a later field of the same priority loses to it
+        // wherever both apply, as in `select`.
+        let top = self
+            .fields
+            .iter()
+            .reduce(|best, f| if f.priority > best.priority { f } else { best });
+        match top.map(|f| (&f.volume, &f.pull)) {
+            None => Some(Vec3::zeros()),
+            Some((Volume::Everywhere, Pull::Uniform(pull))) => Some(*pull),
+            Some(_) => None,
+        }
+    }
+
     /// [`Self::field_at`], with the projection its near volume made, if any.
     fn select(&self, point: &Point3) -> Option<(usize, Option<Projection>)> {
         let mut best: Option<(usize, i32, Option<Projection>)> = None;

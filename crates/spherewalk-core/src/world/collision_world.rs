@@ -167,8 +167,7 @@ impl CollisionWorld {
     /// The world box of collider `id` if it moved to `pose`, after checking both.
     fn moved_aabb(&self, id: ColliderId, pose: &Iso) -> Result<Aabb, WorldError> {
         let c = self.get(id).ok_or(WorldError::UnknownCollider(id))?;
-        let (linear, angular) = (&c.linear_velocity, &c.angular_velocity);
-        checked_box(&*c.shape.0, c.local_box.as_ref(), pose, linear, angular)
+        checked_box(&*c.shape.0, c.local_box.as_ref(), pose)
     }
 
     /// Moves many colliders at once (characters' bodies, platforms) and refits the BVH once,
@@ -398,11 +397,17 @@ impl Geometry for CollisionWorld {
     }
 }
 
-/// The world box of `desc`'s shape at its pose, after checking both ([`checked_box`]).
+/// The world box of `desc`'s shape at its pose, after checking both ([`checked_box`]) and
+/// that its velocities (m/s, rad/s) are finite.
 fn checked_aabb(desc: &ColliderDesc) -> Result<Aabb, WorldError> {
     let shape = &*desc.shape.0;
-    let (pose, linear, angular) = (&desc.pose, &desc.linear_velocity, &desc.angular_velocity);
-    checked_box(shape, local_box(shape).as_ref(), pose, linear, angular)
+    if !(is_finite_vec(&desc.linear_velocity) && is_finite_vec(&desc.angular_velocity)) {
+        let t = desc.pose.translation.vector;
+        return Err(WorldError::NonFinitePose {
+            translation: [t.x, t.y, t.z],
+        });
+    }
+    checked_box(shape, local_box(shape).as_ref(), &desc.pose)
 }
 
 /// The box a compound carries with its pose (local, m): its world box at any pose is this
@@ -412,19 +417,11 @@ fn local_box(shape: &dyn Shape) -> Option<Aabb> {
 }
 
 /// The world box (m) of `shape` at `pose` (from `local`, its [`local_box`], when it has one,
-/// without reading the shape), after checking that the pose and the velocities (m/s, rad/s)
-/// are finite and the box finite and within [`MAX_COORD`].
-fn checked_box(
-    shape: &dyn Shape,
-    local: Option<&Aabb>,
-    pose: &Iso,
-    linear: &Vec3,
-    angular: &Vec3,
-) -> Result<Aabb, WorldError> {
-    let t = pose.translation.vector;
-    let finite =
-        crate::math::is_finite_iso(pose) && is_finite_vec(linear) && is_finite_vec(angular);
-    if !finite {
+/// without reading the shape), after checking that the pose is finite and the box finite and
+/// within [`MAX_COORD`]. (A collider's velocities were checked when they were set.)
+fn checked_box(shape: &dyn Shape, local: Option<&Aabb>, pose: &Iso) -> Result<Aabb, WorldError> {
+    if !crate::math::is_finite_iso(pose) {
+        let t = pose.translation.vector;
         return Err(WorldError::NonFinitePose {
             translation: [t.x, t.y, t.z],
         });
@@ -433,26 +430,14 @@ fn checked_box(
         Some(local) => local.transform_by(pose),
         None => shape.compute_aabb(pose),
     };
-    let ok = aabb
-        .mins
-        .iter()
-        .chain(aabb.maxs.iter())
-        .all(|c| c.is_finite());
-    if !ok {
-        return Err(WorldError::NonFiniteShape {
-            mins: aabb.mins.coords.into(),
-            maxs: aabb.maxs.coords.into(),
-        });
-    }
-    let far = aabb
-        .mins
-        .iter()
-        .chain(aabb.maxs.iter())
-        .any(|c| c.abs() > MAX_COORD);
-    if far {
-        return Err(WorldError::OutOfRange {
-            mins: aabb.mins.coords.into(),
-            maxs: aabb.maxs.coords.into(),
+    let corners = || aabb.mins.iter().chain(aabb.maxs.iter());
+    // One pass in the usual case: NaN and infinity are never within range.
+    if !corners().all(|c| c.abs() <= MAX_COORD) {
+        let (mins, maxs) = (aabb.mins.coords.into(), aabb.maxs.coords.into());
+        return Err(if corners().all(|c| c.is_finite()) {
+            WorldError::OutOfRange { mins, maxs }
+        } else {
+            WorldError::NonFiniteShape { mins, maxs }
         });
     }
     Ok(aabb)

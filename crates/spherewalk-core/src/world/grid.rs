@@ -75,11 +75,13 @@ pub(crate) struct Entry {
     pub aabb: Aabb,
 }
 
-/// Where one collider is filed: its cell and its place in the cell's list.
+/// Where one collider is filed: its cell and its place in the cell's list, with its id's
+/// generation (which [`CellGrid::holds_only`] checks without looking the cell up).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Home {
     cell: Cell,
     at: u32,
+    generation: u32,
 }
 
 /// The grid: filled cells, where each collider is, and how far a box reaches from its cell.
@@ -113,12 +115,8 @@ impl CellGrid {
         if self.count != 1 {
             return false;
         }
-        let Some(Some(home)) = self.homes.get(index as usize) else {
-            return false;
-        };
-        let list = self.cells.get(&home.cell);
-        let entry = list.and_then(|list| list.get(home.at as usize));
-        entry.is_some_and(|e| e.index == index && e.generation == generation)
+        let home = self.homes.get(index as usize).copied().flatten();
+        home.is_some_and(|home| home.generation == generation)
     }
 
     /// Puts `entry` on the grid (its slot must not be on it yet). The first collider, and any
@@ -215,7 +213,7 @@ impl CellGrid {
 
     /// Takes slot `index` off the grid and returns its entry; `None` when it is not on it.
     fn take(&mut self, index: u32) -> Option<Entry> {
-        let Home { cell, at } = self.homes.get_mut(index as usize).and_then(Option::take)?;
+        let Home { cell, at, .. } = self.homes.get_mut(index as usize).and_then(Option::take)?;
         self.count -= 1;
         let list = self.cells.get_mut(&cell)?;
         let at = at as usize;
@@ -262,7 +260,12 @@ impl CellGrid {
         // NOTE: a list never holds more entries than there are `u32` slot indices.
         let at = list.len() as u32;
         list.push(entry);
-        self.homes[slot] = Some(Home { cell, at });
+        let generation = entry.generation;
+        self.homes[slot] = Some(Home {
+            cell,
+            at,
+            generation,
+        });
         self.count += 1;
     }
 

@@ -127,3 +127,67 @@ fn a_surface_field_pulls_toward_a_capsule_and_stops_at_its_reach() {
     assert_eq!(capsule.clone(), capsule);
     assert_ne!(again, capsule);
 }
+
+/// `uniform` names the gravity only when `at` gives it at every point: a uniform field that
+/// applies everywhere and wins everywhere (the highest priority, the first among equals).
+/// Wherever it answers, `at` agrees bit for bit at points in and out of every other field's
+/// volume.
+#[test]
+fn uniform_gravity_is_named_only_where_no_point_changes_it() {
+    let down = Vec3::new(0.0, -9.81, 0.0);
+    let planet = GravityField::planet(Point3::new(50.0, 0.0, 0.0), 5.0, 30.0);
+    let sideways = GravityField {
+        priority: 3,
+        ..GravityField::uniform(Vec3::new(2.0, 0.0, 0.0))
+    };
+    let boxed = GravityField {
+        volume: Volume::Box {
+            mins: Point3::new(-5.0, -5.0, -5.0),
+            maxs: Point3::new(5.0, 5.0, 5.0),
+        },
+        ..GravityField::uniform(Vec3::new(0.0, 4.0, 0.0))
+    };
+    let set = |list: &[&GravityField]| {
+        let mut fields = GravityFields::new();
+        for f in list {
+            fields.add((*f).clone()).expect("valid");
+        }
+        fields
+    };
+    let level = GravityField::uniform(down);
+    let cases: [(&[&GravityField], Option<Vec3>); 7] = [
+        // No field: zero everywhere.
+        (&[], Some(Vec3::zeros())),
+        (&[&level], Some(down)),
+        // The planet (priority 1) beats the level's default near it.
+        (&[&level, &planet], None),
+        // A priority-3 uniform field everywhere beats the planet.
+        (
+            &[&level, &planet, &sideways],
+            Some(Vec3::new(2.0, 0.0, 0.0)),
+        ),
+        // Equal priorities: the first added wins where both apply, so a boxed one after the
+        // level never shows, and one before it does.
+        (&[&level, &boxed], Some(down)),
+        (&[&boxed, &level], None),
+        (&[&planet], None),
+    ];
+    let points = [
+        Point3::new(0.0, 0.0, 0.0),
+        Point3::new(50.0, 10.0, 0.0),
+        Point3::new(-100.0, 3.0, 7.0),
+        Point3::new(4.0, -4.0, 4.0),
+    ];
+    for (k, (list, expected)) in cases.iter().enumerate() {
+        let fields = set(list);
+        assert_eq!(fields.uniform(), *expected, "case {k}");
+        if let Some(g) = expected {
+            for p in &points {
+                assert_eq!(fields.at(p), *g, "case {k} at {p}");
+            }
+        } else {
+            let differs = points.iter().any(|p| fields.at(p) != fields.at(&points[0]));
+            assert!(differs, "case {k}: gravity was the same at every point");
+        }
+    }
+}
