@@ -34,7 +34,8 @@ pub(crate) fn collect_from<'a>(
     out: &mut Vec<Event>,
 ) {
     let start = out.len();
-    for (entity, last) in reports {
+    // Most steps have no event: those are passed over without building their list.
+    for (entity, last) in reports.into_iter().filter(|(_, last)| last.0.has_events()) {
         out.extend(last.0.events().map(|kind| Event { step, entity, kind }));
     }
     out[start..].sort_by_key(|e| e.entity.id());

@@ -138,7 +138,33 @@ impl StepReport {
     /// crushed, then a hit for the first contact with each collider other than the ground,
     /// in contact order.
     pub fn events(&self) -> impl Iterator<Item = StepEvent> + '_ {
-        let flags = [
+        let ground = self.ground_collider();
+        let hits = self.hits.iter().enumerate().filter(move |(k, hit)| {
+            let seen = self.hits[..*k].iter().any(|h| h.collider == hit.collider);
+            Some(hit.collider) != ground && !seen
+        });
+        let flagged = self
+            .flags()
+            .into_iter()
+            .filter_map(|(on, event)| on.then_some(event));
+        flagged.chain(hits.map(|(_, hit)| StepEvent::Hit {
+            collider: hit.collider,
+            point: hit.point,
+            normal: hit.contact_normal,
+        }))
+    }
+
+    /// Whether the step had any event ([`Self::events`] yields one), without making them: most
+    /// steps of a character walking about have none.
+    pub fn has_events(&self) -> bool {
+        let ground = self.ground_collider();
+        self.flags().iter().any(|(on, _)| *on)
+            || self.hits.iter().any(|hit| Some(hit.collider) != ground)
+    }
+
+    /// The step's flag events, each with whether it happened, in [`Self::events`]' order.
+    fn flags(&self) -> [(bool, StepEvent); 5] {
+        [
             (self.landed, StepEvent::Landed),
             (self.left_ground, StepEvent::LeftGround),
             (self.jumped, StepEvent::Jumped),
@@ -154,20 +180,12 @@ impl StepReport {
                     depth: self.max_penetration,
                 },
             ),
-        ];
-        let ground = self.ground_hit.map(|g| g.collider);
-        let hits = self.hits.iter().enumerate().filter(move |(k, hit)| {
-            let seen = self.hits[..*k].iter().any(|h| h.collider == hit.collider);
-            Some(hit.collider) != ground && !seen
-        });
-        let flagged = flags
-            .into_iter()
-            .filter_map(|(on, event)| on.then_some(event));
-        flagged.chain(hits.map(|(_, hit)| StepEvent::Hit {
-            collider: hit.collider,
-            point: hit.point,
-            normal: hit.contact_normal,
-        }))
+        ]
+    }
+
+    /// The collider stood on at the end of the step, whose contacts are not hits.
+    fn ground_collider(&self) -> Option<ColliderId> {
+        self.ground_hit.map(|g| g.collider)
     }
 
     /// Exchanges the step's working buffers kept in this report with `scratch`. A crowd keeps
@@ -222,5 +240,64 @@ impl StepReport {
     /// True when the character is stably grounded after the step.
     pub fn is_grounded(&self) -> bool {
         self.ground == GroundState::Grounded
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec3;
+
+    /// `has_events` says exactly whether `events` yields anything: every combination of the
+    /// five flags, with no hit, hits on the ground only, and hits on the ground and elsewhere
+    /// (repeated), standing on a collider or on nothing.
+    #[test]
+    fn has_events_agrees_with_events() {
+        let up = UnitVec3::new_normalize(Vec3::new(0.0, 1.0, 0.0));
+        let (floor, wall) = (ColliderId::new(0, 0), ColliderId::new(3, 1));
+        let hit = |collider| Hit {
+            collider,
+            sphere: 0,
+            point: Point3::origin(),
+            contact_normal: up,
+            surface_normal: up,
+            depth: 0.0,
+        };
+        let ground = GroundHit {
+            collider: floor,
+            point: Point3::origin(),
+            contact_normal: up,
+            surface_normal: up,
+            slope_angle: 0.0,
+            stable: true,
+            distance: 0.0,
+        };
+        let hit_lists = [
+            vec![],
+            vec![hit(floor), hit(floor)],
+            vec![hit(floor), hit(wall), hit(wall)],
+        ];
+        let mut with_events = 0;
+        for bits in 0..32u32 {
+            for hits in &hit_lists {
+                for ground_hit in [None, Some(ground)] {
+                    let report = StepReport {
+                        landed: bits & 1 != 0,
+                        left_ground: bits & 2 != 0,
+                        jumped: bits & 4 != 0,
+                        climbed: if bits & 8 != 0 { 0.2 } else { 0.0 },
+                        crushed: bits & 16 != 0,
+                        hits: hits.clone(),
+                        ground_hit,
+                        ..StepReport::default()
+                    };
+                    let any = report.events().next().is_some();
+                    assert_eq!(report.has_events(), any, "{bits} {hits:?} {ground_hit:?}");
+                    with_events += usize::from(any);
+                }
+            }
+        }
+        // Only no flag, and no hit or the floor's hits while standing on the floor, is quiet.
+        assert_eq!(with_events, 32 * 3 * 2 - 3);
     }
 }
