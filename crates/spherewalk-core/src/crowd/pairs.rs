@@ -1,21 +1,21 @@
 //! Every pair of overlapping boxes in one set, found in one pass without a hash: the broad
 //! phase of the separation pass, which looks at all characters at once after they moved.
 //!
-//! Boxes are filed by the cell of their lowest corner in a grid whose cell edge exceeds the
-//! width of every "small" box, so two overlapping small boxes lie in the same or adjacent
-//! cells. The filled cells, sorted, are joined with themselves shifted by each of the 13
+//! Boxes are filed by the cell of their lowest corner in a grid whose cell edge along each
+//! axis exceeds every "small" box's extent along it (standing characters get cells as slim
+//! as they are), so two overlapping small boxes lie in the same or adjacent cells. The filled cells, sorted, are joined with themselves shifted by each of the 13
 //! neighbour offsets that come after the cell in that order (a merge join, two pointers
 //! moving forwards, one pass per row of three neighbours along z), so each pair of cells, and
 //! each pair of boxes, is looked at once. Boxes wider than twice the mean width are "large":
 //! each is tested against every other box, so one huge box cannot make the cells huge.
 
 use super::{Pool, jobs};
-use crate::Real;
 use crate::world::geometry::boxes_overlap;
+use crate::{Real, Vec3};
 use parry3d::bounding_volume::Aabb;
 use std::ops::{Range, RangeInclusive};
 
-/// Cell edge over the small boxes' widest width: a margin so that rounding in `corner / edge`
+/// Cell edge over the small boxes' widest extent along its axis: a margin so that rounding in `corner / edge`
 /// (made in `f64`) can never put two overlapping small boxes two cells apart.
 const EDGE_MARGIN: f64 = 1.0625;
 
@@ -54,9 +54,10 @@ fn cell(key: Key) -> [i64; 3] {
     [2 * AXIS_BITS, AXIS_BITS, 0].map(|shift| ((key >> shift) & mask) as i64)
 }
 
-/// The key of the cell of side `edge` (m) that holds the lowest corner of `b` (finite).
-fn key_of(b: &Aabb, edge: f64) -> Key {
-    let index = |v: Real| {
+/// The key of the cell of sides `edge` (m, per axis) that holds the lowest corner of `b`
+/// (finite).
+fn key_of(b: &Aabb, edge: &[f64; 3]) -> Key {
+    let index = |v: Real, edge: f64| {
         let scaled = f64::from(v) / edge;
         // The floor, without a call to libm: truncation, one down for negative fractions.
         // Beyond `i64`'s range `as` saturates, which the clamp below absorbs.
@@ -65,7 +66,11 @@ fn key_of(b: &Aabb, edge: f64) -> Key {
         let half = AXIS_CELLS / 2;
         floor.clamp(-half, half - 1) + half
     };
-    key([index(b.mins.x), index(b.mins.y), index(b.mins.z)])
+    key([
+        index(b.mins.x, edge[0]),
+        index(b.mins.y, edge[1]),
+        index(b.mins.z, edge[2]),
+    ])
 }
 
 /// Widest width (m) of `aabb` along any axis.
@@ -83,18 +88,23 @@ pub fn overlapping_pairs(boxes: &[Aabb], pool: &impl Pool) -> Vec<(u32, u32)> {
     let (sum, count) = finite.fold((0.0, 0), |(s, n), w| (s + w, n + 1));
     let small_limit = 2.0 * sum / Real::max(count as Real, 1.0);
     let small = |i: usize| widths[i] <= small_limit;
-    // The cell edge covers the widest small box, which is often well under the limit.
-    let widest = widths
+    // Each axis's cell edge covers the small boxes' widest extent along it, which is often
+    // well under the limit: a crowd's tall, slim boxes get cells as slim as they are.
+    let mut widest = Vec3::zeros();
+    for (b, _) in boxes
         .iter()
-        .copied()
-        .filter(|&w| w <= small_limit)
-        .fold(0.0, Real::max);
-    let edge = (EDGE_MARGIN * f64::from(widest)).max(f64::from(Real::MIN_POSITIVE));
+        .zip(&widths)
+        .filter(|(_, w)| **w <= small_limit)
+    {
+        widest = widest.sup(&(b.maxs - b.mins));
+    }
+    let edge = widest.map(|w| (EDGE_MARGIN * f64::from(w)).max(f64::from(Real::MIN_POSITIVE)));
+    let edge = [edge.x, edge.y, edge.z];
     // (cell, box index) of every small box, sorted by cell then index; the rest are large.
     // Two small boxes that overlap have lowest corners at most `widest` apart per axis.
     let filed = pool.map(&jobs(boxes.len(), FILE_CHUNK, pool), |range| {
         let mine = range.clone().filter(|&i| small(i));
-        mine.map(|i| (key_of(&boxes[i], edge), i as u32))
+        mine.map(|i| (key_of(&boxes[i], &edge), i as u32))
             .collect::<Vec<_>>()
     });
     let mut filed: Vec<(Key, u32)> = filed.concat();
@@ -316,6 +326,49 @@ mod tests {
             );
             assert_eq!(found, brute_force(&boxes), "round {round}");
         }
+    }
+
+    /// Tall, slim boxes (standing characters: each axis gets its own cell edge, here about
+    /// 0.64 m across and 1.9 m up) and flat ones pair exactly as the brute force does, each
+    /// pair once, in a dense crowd on two floors, including boxes touching exactly across
+    /// every axis.
+    #[test]
+    fn slim_boxes_pair_exactly() {
+        let mut rng = Lcg(23);
+        let slim =
+            |c: Point3| Aabb::new(c - Vec3::new(0.3, 0.0, 0.3), c + Vec3::new(0.3, 1.8, 0.3));
+        let mut boxes: Vec<Aabb> = (0..1500)
+            .map(|k| {
+                let floor = if k % 3 == 0 { 1.5 } else { 0.0 };
+                slim(Point3::new(rng.unit() * 25.0, floor, rng.unit() * 25.0))
+            })
+            .collect();
+        // Flat ones among them (a crouched crowd's low boxes), and touching pairs along each
+        // axis.
+        for _ in 0..100 {
+            let c = Point3::new(rng.unit() * 25.0, 0.2, rng.unit() * 25.0);
+            boxes.push(Aabb::new(
+                c - Vec3::new(0.3, 0.0, 0.3),
+                c + Vec3::new(0.3, 0.05, 0.3),
+            ));
+        }
+        for axis in 0..3 {
+            let a = slim(Point3::new(40.0, 0.0, 40.0));
+            let mut shift = Vec3::zeros();
+            shift[axis] = a.maxs[axis] - a.mins[axis];
+            boxes.push(a);
+            boxes.push(Aabb::new(a.mins + shift, a.maxs + shift));
+        }
+        let found = pairs(&boxes);
+        let mut unique = found.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), found.len(), "a pair reported twice");
+        assert_eq!(found, brute_force(&boxes));
+        assert!(
+            found.len() > 1000,
+            "too few pairs to mean much: {}",
+            found.len()
+        );
     }
 
     /// A crowd beyond the grid's last cells (millions of box widths from the origin, on
