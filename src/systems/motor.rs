@@ -125,11 +125,11 @@ pub(crate) fn step_gathered(
     dt: Real,
     parallel: bool,
 ) {
+    // Gravity the same everywhere (the usual game) needs no point to look up.
+    let uniform = fields.uniform();
     // One scratch per thread, hot in cache, rather than one per character, kept by the
     // thread from step to step; a lone character steps in its own report's buffers, as hot
     // as the thread's, without swapping any in or out.
-    // Gravity the same everywhere (the usual game) needs no point to look up.
-    let uniform = fields.uniform();
     let step_one = |scratch: Option<&mut StepScratch>, c: &mut Gathered<'_>| {
         c.previous.0 = *c.pose;
         let gravity = uniform.unwrap_or_else(|| fields.at(&c.character.gravity_point(c.pose)));
