@@ -482,9 +482,13 @@ pub(crate) fn write_back(
             velocity: vec3_to_glam(&walker.state.velocity),
             up: vec3_to_glam(&walker.pose.up()),
         };
-        let events = walker.report.events();
-        let events = events.filter_map(|e| CharacterEvent::from_core(&e, |id| cw.entity_of(id)));
-        written.extend(events.map(|event| (entity, event)));
+        // Most steps have no event: those are passed over without making the list.
+        if walker.report.has_events() {
+            let events = walker.report.events();
+            let events =
+                events.filter_map(|e| CharacterEvent::from_core(&e, |id| cw.entity_of(id)));
+            written.extend(events.map(|event| (entity, event)));
+        }
     }
     // Stable: each character's events keep their order.
     written.sort_by_key(|(entity, _)| spawn_order(*entity));
