@@ -58,8 +58,7 @@ impl GravityCache {
     /// them.
     pub fn fields(&mut self, world: &World) -> &GravityFields {
         if !self.holds(world) {
-            self.seen = spawned_fields(world);
-            self.fields = fields_of(&self.seen);
+            self.rebuild(world);
         }
         &self.fields
     }
@@ -74,10 +73,15 @@ impl GravityCache {
             same = same && self.seen_as(entity, field);
         }
         if !same || count != self.seen.len() {
-            self.seen = spawned_fields(world);
-            self.fields = fields_of(&self.seen);
+            self.rebuild(world);
         }
         &self.fields
+    }
+
+    /// Builds the fields anew from `world`'s.
+    fn rebuild(&mut self, world: &World) {
+        self.seen = spawned_fields(world);
+        self.fields = fields_of(&self.seen);
     }
 
     /// Whether `entity` held `field` when the fields were built.
@@ -130,22 +134,20 @@ pub(crate) fn step_gathered(
     // One scratch per thread, hot in cache, rather than one per character, kept by the
     // thread from step to step; a lone character steps in its own report's buffers, as hot
     // as the thread's, without swapping any in or out.
-    let step_one = |scratch: Option<&mut StepScratch>, c: &mut Gathered<'_>| {
+    let step_one = |mut scratch: Option<&mut StepScratch>, c: &mut Gathered<'_>| {
         c.previous.0 = *c.pose;
         let gravity = uniform.unwrap_or_else(|| fields.at(&c.character.gravity_point(c.pose)));
         let input = StepInput::new(*c.intent, gravity, dt);
         let around = Surroundings::new(collision).with_hooks(hooks);
         let report = &mut c.last.0;
+        if let Some(scratch) = scratch.as_deref_mut() {
+            report.swap_scratch(scratch);
+        }
+        c.character
+            .motor
+            .step(around, c.pose, c.state, &input, report);
         if let Some(scratch) = scratch {
             report.swap_scratch(scratch);
-            c.character
-                .motor
-                .step(around, c.pose, c.state, &input, report);
-            report.swap_scratch(scratch);
-        } else {
-            c.character
-                .motor
-                .step(around, c.pose, c.state, &input, report);
         }
     };
     if let [lone] = items {

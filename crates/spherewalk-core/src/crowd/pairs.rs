@@ -3,10 +3,11 @@
 //!
 //! Boxes are filed by the cell of their lowest corner in a grid whose cell edge along each
 //! axis exceeds every "small" box's extent along it (standing characters get cells as slim
-//! as they are), so two overlapping small boxes lie in the same or adjacent cells. The filled cells, sorted, are joined with themselves shifted by each of the 13
-//! neighbour offsets that come after the cell in that order (a merge join, two pointers
-//! moving forwards, one pass per row of three neighbours along z), so each pair of cells, and
-//! each pair of boxes, is looked at once. Boxes wider than twice the mean width are "large":
+//! as they are), so two overlapping small boxes lie in the same or adjacent cells. The
+//! filled cells, sorted, are joined with themselves shifted by each of the 13 neighbour
+//! offsets that come after the cell in that order (a merge join, two pointers moving
+//! forwards, one pass per row of three neighbours along z), so each pair of cells, and each
+//! pair of boxes, is looked at once. Boxes wider than twice the mean width are "large":
 //! each is tested against every other box, so one huge box cannot make the cells huge.
 
 use super::{Pool, jobs};
@@ -15,8 +16,9 @@ use crate::{Real, Vec3};
 use parry3d::bounding_volume::Aabb;
 use std::ops::{Range, RangeInclusive};
 
-/// Cell edge over the small boxes' widest extent along its axis: a margin so that rounding in `corner / edge`
-/// (made in `f64`) can never put two overlapping small boxes two cells apart.
+/// Cell edge over the small boxes' widest extent along its axis: a margin so that rounding
+/// in `corner / edge` (made in `f64`) can never put two overlapping small boxes two cells
+/// apart.
 const EDGE_MARGIN: f64 = 1.0625;
 
 /// The 13 neighbours that come after a cell in lexicographic order, as rows along z: cell
@@ -90,16 +92,14 @@ pub fn overlapping_pairs(boxes: &[Aabb], pool: &impl Pool) -> Vec<(u32, u32)> {
     let small = |i: usize| widths[i] <= small_limit;
     // Each axis's cell edge covers the small boxes' widest extent along it, which is often
     // well under the limit: a crowd's tall, slim boxes get cells as slim as they are.
-    let mut widest = Vec3::zeros();
-    for (b, _) in boxes
-        .iter()
-        .zip(&widths)
-        .filter(|(_, w)| **w <= small_limit)
-    {
-        widest = widest.sup(&(b.maxs - b.mins));
-    }
-    let edge = widest.map(|w| (EDGE_MARGIN * f64::from(w)).max(f64::from(Real::MIN_POSITIVE)));
-    let edge = [edge.x, edge.y, edge.z];
+    let widest = (0..boxes.len())
+        .filter(|&i| small(i))
+        .fold(Vec3::zeros(), |w, i| {
+            w.sup(&(boxes[i].maxs - boxes[i].mins))
+        });
+    let edge: [f64; 3] = std::array::from_fn(|axis| {
+        (EDGE_MARGIN * f64::from(widest[axis])).max(f64::from(Real::MIN_POSITIVE))
+    });
     // (cell, box index) of every small box, sorted by cell then index; the rest are large.
     // Two small boxes that overlap have lowest corners at most `widest` apart per axis.
     let filed = pool.map(&jobs(boxes.len(), FILE_CHUNK, pool), |range| {

@@ -247,12 +247,7 @@ impl CollisionWorld {
         angular: Vec3,
     ) -> Result<(), WorldError> {
         let collider = self.get_mut(id).ok_or(WorldError::UnknownCollider(id))?;
-        if !(is_finite_vec(&linear) && is_finite_vec(&angular)) {
-            let t = collider.pose.translation.vector;
-            return Err(WorldError::NonFinitePose {
-                translation: [t.x, t.y, t.z],
-            });
-        }
+        check_velocities(&collider.pose, &linear, &angular)?;
         collider.linear_velocity = linear;
         collider.angular_velocity = angular;
         Ok(())
@@ -401,13 +396,25 @@ impl Geometry for CollisionWorld {
 /// that its velocities (m/s, rad/s) are finite.
 fn checked_aabb(desc: &ColliderDesc) -> Result<Aabb, WorldError> {
     let shape = &*desc.shape.0;
-    if !(is_finite_vec(&desc.linear_velocity) && is_finite_vec(&desc.angular_velocity)) {
-        let t = desc.pose.translation.vector;
-        return Err(WorldError::NonFinitePose {
-            translation: [t.x, t.y, t.z],
-        });
-    }
+    check_velocities(&desc.pose, &desc.linear_velocity, &desc.angular_velocity)?;
     checked_box(shape, local_box(shape).as_ref(), &desc.pose)
+}
+
+/// Checks that the velocities (m/s, rad/s) of a collider at `pose` are finite.
+fn check_velocities(pose: &Iso, linear: &Vec3, angular: &Vec3) -> Result<(), WorldError> {
+    if is_finite_vec(linear) && is_finite_vec(angular) {
+        Ok(())
+    } else {
+        Err(non_finite_pose(pose))
+    }
+}
+
+/// The error for a collider at `pose` whose pose or a velocity holds NaN or infinity.
+fn non_finite_pose(pose: &Iso) -> WorldError {
+    let t = pose.translation.vector;
+    WorldError::NonFinitePose {
+        translation: [t.x, t.y, t.z],
+    }
 }
 
 /// The box a compound carries with its pose (local, m): its world box at any pose is this
@@ -421,10 +428,7 @@ fn local_box(shape: &dyn Shape) -> Option<Aabb> {
 /// within [`MAX_COORD`]. (A collider's velocities were checked when they were set.)
 fn checked_box(shape: &dyn Shape, local: Option<&Aabb>, pose: &Iso) -> Result<Aabb, WorldError> {
     if !crate::math::is_finite_iso(pose) {
-        let t = pose.translation.vector;
-        return Err(WorldError::NonFinitePose {
-            translation: [t.x, t.y, t.z],
-        });
+        return Err(non_finite_pose(pose));
     }
     let aabb = match local {
         Some(local) => local.transform_by(pose),
