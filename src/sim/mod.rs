@@ -423,9 +423,18 @@ impl Sim {
     /// step's events to the pending ones ([`Sim::events`]).
     pub fn step(&mut self) {
         phase!("spherewalk: Sim::step");
-        let dt = self.clock.dt();
         // Which optional systems have work: none of them adds or removes a component.
         let busy = systems::Busy::of(&self.ecs);
+        // A parallel step of several characters runs on a pool thread, which then takes part
+        // in each parallel phase itself, rather than handing every phase to the pool and
+        // sleeping until it is done. A lone character's step uses no pool.
+        let parallel = self.parallel && busy.characters > 1;
+        systems::on_pool(parallel, || self.step_systems(busy));
+    }
+
+    /// [`Sim::step`]'s systems, given which optional ones have work.
+    fn step_systems(&mut self, busy: systems::Busy) {
+        let dt = self.clock.dt();
         {
             phase!("spherewalk: platforms, inputs, stances");
             if busy.platforms {
@@ -435,7 +444,9 @@ impl Sim {
                 systems::script_intents(&mut self.ecs, dt);
             }
             if busy.wanders {
-                systems::wander_intents(&mut self.ecs, dt);
+                // (Below a small pass's size, handing work round costs more than it saves.)
+                let parallel = self.parallel && busy.characters >= crowd::SMALL_PASS;
+                systems::wander_intents_on(&mut self.ecs, dt, parallel);
             }
             if busy.players {
                 systems::player_intents(&mut self.ecs, dt);

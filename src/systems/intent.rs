@@ -96,24 +96,55 @@ fn ground_direction(v: &Vec3, up: &UnitVec3) -> Option<UnitVec3> {
 /// Writes the intent of every wandering character: forward at its speed, turning at a rate
 /// redrawn every 1 to 3 s, and turning at full rate for a second after bumping a wall.
 pub fn wander_intents(world: &mut World, dt: Real) {
-    for (wander, pose, intent, last) in
-        world.query_mut::<(&mut Wander, &Pose, &mut MoveIntent, Option<&LastStep>)>()
-    {
-        let bumped = last.is_some_and(|l| l.0.hits.iter().any(|h| h.sphere > 0));
-        wander.timer -= dt;
-        if bumped && wander.timer < 0.5 {
-            wander.turn_rate = wander.max_turn_rate;
-            wander.timer = 1.0;
-        } else if wander.timer <= 0.0 {
-            wander.turn_rate = (2.0 * wander.next_unit() - 1.0) * wander.max_turn_rate;
-            wander.timer = 1.0 + 2.0 * wander.next_unit();
-        }
-        *intent = MoveIntent {
-            velocity: pose.forward().into_inner() * wander.speed,
-            yaw_rate: wander.turn_rate,
-            ..MoveIntent::default()
-        };
+    wander_intents_on(world, dt, false);
+}
+
+/// One wanderer's components, as [`wander_intents`] reads and writes them.
+type Wandering<'a> = (
+    &'a mut Wander,
+    &'a Pose,
+    &'a mut MoveIntent,
+    Option<&'a LastStep>,
+);
+
+/// Wanderers one job of rayon's pool takes.
+#[cfg(feature = "parallel")]
+const WANDER_BATCH: u32 = 512;
+
+/// [`wander_intents`], in batches on rayon's pool when `parallel` is asked for and the
+/// `parallel` feature is on. Each wanderer reads and writes only its own components (its
+/// random sequence included), so the result is the same either way.
+pub(crate) fn wander_intents_on(world: &mut World, dt: Real, parallel: bool) {
+    let query = world.query_mut::<Wandering<'_>>();
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        let batches: Vec<_> = query.into_iter_batched(WANDER_BATCH).collect();
+        batches
+            .into_par_iter()
+            .for_each(|batch| batch.for_each(|one| wander(one, dt)));
+        return;
     }
+    let _ = parallel;
+    query.into_iter().for_each(|one| wander(one, dt));
+}
+
+/// The intent of one wanderer for a step of `dt` (s).
+fn wander((wander, pose, intent, last): Wandering<'_>, dt: Real) {
+    let bumped = last.is_some_and(|l| l.0.hits.iter().any(|h| h.sphere > 0));
+    wander.timer -= dt;
+    if bumped && wander.timer < 0.5 {
+        wander.turn_rate = wander.max_turn_rate;
+        wander.timer = 1.0;
+    } else if wander.timer <= 0.0 {
+        wander.turn_rate = (2.0 * wander.next_unit() - 1.0) * wander.max_turn_rate;
+        wander.timer = 1.0 + 2.0 * wander.next_unit();
+    }
+    *intent = MoveIntent {
+        velocity: pose.forward().into_inner() * wander.speed,
+        yaw_rate: wander.turn_rate,
+        ..MoveIntent::default()
+    };
 }
 
 /// Writes the intent of every scripted character from its current command, then advances the

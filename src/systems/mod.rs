@@ -30,6 +30,7 @@ mod stance;
 
 pub use crate::body::{body_pose, body_shape, sync_bodies};
 pub(crate) use gathered::{Gathered, gather, sync_gathered};
+pub(crate) use intent::wander_intents_on;
 pub use intent::{player_intents, script_intents, wander_intents};
 pub(crate) use motor::step_gathered;
 pub use motor::{GravityCache, gravity_fields, step_characters};
@@ -58,12 +59,14 @@ pub(crate) struct Busy {
     pub(crate) stances: bool,
     /// A [`crate::components::JumpPad`] is there to throw from.
     pub(crate) pads: bool,
+    /// How many entities hold a [`crate::components::Character`].
+    pub(crate) characters: usize,
 }
 
 impl Busy {
     /// What `world` gives each optional system to do.
     pub(crate) fn of(world: &World) -> Self {
-        use crate::components::{JumpPad, Platform, Stance};
+        use crate::components::{Character, JumpPad, Platform, Stance};
         use crate::input::{PlayerInput, Script, Wander};
         use std::any::TypeId;
         let wanted = [
@@ -73,18 +76,20 @@ impl Busy {
             TypeId::of::<PlayerInput>(),
             TypeId::of::<Stance>(),
             TypeId::of::<JumpPad>(),
+            TypeId::of::<Character>(),
         ];
-        // Each held type is matched on its hash first (six `u64` comparisons), and on its
+        // Each held type is matched on its hash first (seven `u64` comparisons), and on its
         // `TypeId` only where a hash matches: comparing `TypeId`s costs several times more.
         let keys = wanted.map(type_key);
         let mut found = [false; 6];
+        let mut characters = 0;
         for archetype in world.archetypes().filter(|a| !a.is_empty()) {
             for held in archetype.component_types() {
                 let key = type_key(held);
-                if let Some(i) = keys.iter().position(|k| *k == key)
-                    && wanted[i] == held
-                {
-                    found[i] = true;
+                match keys.iter().position(|k| *k == key) {
+                    Some(6) if wanted[6] == held => characters += archetype.len() as usize,
+                    Some(i) if wanted[i] == held => found[i] = true,
+                    _ => {}
                 }
             }
         }
@@ -96,6 +101,7 @@ impl Busy {
             players,
             stances,
             pads,
+            characters,
         }
     }
 }
@@ -138,6 +144,19 @@ pub(crate) fn join<A: Send, B: Send>(
     }
     let _ = parallel;
     (a(), b())
+}
+
+/// `f()` on one of rayon's pool threads when `parallel` is asked for and the `parallel`
+/// feature is on (the calling thread waits), else on the calling thread. Parallel work that
+/// `f` starts is then split from a pool thread, which takes part in it, instead of being
+/// handed over from outside the pool and waited for each time.
+pub(crate) fn on_pool<R: Send>(parallel: bool, f: impl FnOnce() -> R + Send) -> R {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        return rayon::scope(|_| f());
+    }
+    let _ = parallel;
+    f()
 }
 
 /// Chunks per pool thread a parallel run cuts its items into: enough for the threads to even
@@ -267,11 +286,28 @@ mod tests {
             idle(Busy::of(&world)),
             [false, true, true, true, false, true]
         );
-        for e in [walker, pad, script] {
+        // Characters are counted in every archetype that holds them, and only there.
+        let motor = spherewalk_core::Motor::new(
+            spherewalk_core::SphereStack::capsule(1.8, 0.3, 3).expect("a capsule"),
+            spherewalk_core::MotorSettings::default(),
+        )
+        .expect("a motor");
+        let character = || crate::components::Character {
+            motor: motor.clone(),
+        };
+        assert_eq!(Busy::of(&world).characters, 0);
+        let lone = world.spawn((character(),));
+        let wandering = world.spawn((character(), Wander::new(1.0, 1.0, 3)));
+        world.spawn((character(), Wander::new(1.0, 1.0, 5)));
+        assert_eq!(Busy::of(&world).characters, 3);
+        for e in [walker, pad, script, lone, wandering] {
             world.despawn(e).expect("spawned");
         }
+        assert_eq!(Busy::of(&world).characters, 1);
+        world.clear();
         // The archetypes stay behind, empty.
         assert!(world.archetypes().count() > 1);
         assert_eq!(idle(Busy::of(&world)), [false; 6]);
+        assert_eq!(Busy::of(&world).characters, 0);
     }
 }

@@ -46,6 +46,14 @@ impl Pool for Rayon {
     fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
         super::sort_unstable(items, self.parallel);
     }
+
+    fn join<A: Send, B: Send>(
+        &self,
+        a: impl FnOnce() -> A + Send,
+        b: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        super::join(self.parallel, a, b)
+    }
 }
 
 /// The pool one part of a separation pass runs on.

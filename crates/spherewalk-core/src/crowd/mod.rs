@@ -107,6 +107,17 @@ pub trait Pool: Sync {
 
     /// Sorts `items` (unstable: the callers never sort two equal items).
     fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]);
+
+    /// `a()` and `b()`, which touch disjoint data: at the same time on two threads where the
+    /// pool can, so that one runs while the other waits on work it cannot share out. By
+    /// default one after the other.
+    fn join<A: Send, B: Send>(
+        &self,
+        a: impl FnOnce() -> A + Send,
+        b: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        (a(), b())
+    }
 }
 
 /// Consecutive ranges of `0..len` that one job of `pool` takes: `size` long on a parallel

@@ -55,68 +55,91 @@ impl Crowd {
         members.sort_by_key(|m| m.body);
         let jobs = jobs(members.len(), CHUNK, pool);
         let chunks: Vec<&[Member<'_>]> = jobs.iter().map(|r| &members[r.clone()]).collect();
-        let chunk_spheres = pool.map(&chunks, |chunk| place(chunk));
-        let mut crowd = Self::default();
+        let placed_chunks = pool.map(&chunks, |chunk| place(chunk));
         let mut boxes = Vec::with_capacity(members.len());
-        for (chunk, (spheres, chunk_boxes, lengths)) in chunks.iter().zip(chunk_spheres) {
-            let mut first = crowd.spheres.len();
-            for (member, n) in chunk.iter().zip(lengths) {
-                crowd.placed.push(Placed {
-                    body: member.body,
-                    pose: member.pose,
-                    spheres: first..first + n,
-                    neighbours: 0..0,
-                });
-                first += n;
-            }
-            crowd.spheres.extend(spheres);
-            boxes.extend(chunk_boxes);
+        for (_, chunk_boxes, _) in &placed_chunks {
+            boxes.extend_from_slice(chunk_boxes);
         }
-        crowd.link(&boxes, pool);
+        // The spheres are joined into one list while the pairs are found, which needs only
+        // the boxes.
+        let bodies = |k: u32| members[k as usize].body;
+        let gather = || {
+            let mut crowd = Self {
+                placed: Vec::with_capacity(members.len()),
+                spheres: Vec::with_capacity(placed_chunks.iter().map(|c| c.0.len()).sum()),
+                neighbours: Vec::new(),
+            };
+            for (chunk, (spheres, _, lengths)) in chunks.iter().zip(&placed_chunks) {
+                let mut first = crowd.spheres.len();
+                for (member, n) in chunk.iter().zip(lengths) {
+                    crowd.placed.push(Placed {
+                        body: member.body,
+                        pose: member.pose,
+                        spheres: first..first + n,
+                        neighbours: 0..0,
+                    });
+                    first += n;
+                }
+                crowd.spheres.extend_from_slice(spheres);
+            }
+            crowd
+        };
+        let (mut crowd, (neighbours, lists)) = pool.join(gather, || link(&boxes, bodies, pool));
+        for (one, list) in crowd.placed.iter_mut().zip(lists) {
+            one.neighbours = list;
+        }
+        crowd.neighbours = neighbours;
         crowd
     }
+}
 
-    /// Fills every character's neighbour list from the overlapping pairs of `boxes` (one per
-    /// character, in order): both directions of every pair, each list sorted. A lone character
-    /// has none.
-    fn link(&mut self, boxes: &[Aabb], pool: &impl Pool) {
-        if boxes.len() < 2 {
-            return;
-        }
-        let placed = &self.placed;
-        let mut pairs = overlapping_pairs(boxes, pool);
-        pairs.retain(|&(a, b)| placed[a as usize].body != placed[b as usize].body);
-        // Each character's list gets a stretch of `neighbours` as long as its pairs, filled
-        // in the pairs' order, then sorted on its own (lists hold a few characters each).
-        let mut ends = vec![0usize; placed.len()];
-        for &(a, b) in &pairs {
-            ends[a as usize] += 1;
-            ends[b as usize] += 1;
-        }
-        let mut at = 0;
-        for end in &mut ends {
-            at += *end;
-            *end = at;
-        }
-        let mut neighbours = vec![0u32; at];
-        // Filled from each stretch's end backwards, which leaves `ends` at the starts.
-        for &(a, b) in &pairs {
-            for (me, other) in [(a, b), (b, a)] {
-                let slot = &mut ends[me as usize];
-                *slot -= 1;
-                neighbours[*slot] = other;
-            }
-        }
-        let mut from = 0;
-        for (k, one) in self.placed.iter_mut().enumerate() {
-            let to = ends.get(k + 1).map_or(at, |next| *next);
-            neighbours[from..to].sort_unstable();
-            one.neighbours = from..to;
-            from = to;
-        }
-        self.neighbours = neighbours;
+/// Every character's neighbours from the overlapping pairs of `boxes` (one per character, in
+/// order; `body` names each by its index): one list holding both directions of every pair
+/// between different bodies, and each character's stretch of it, sorted. A lone character has
+/// none.
+fn link(
+    boxes: &[Aabb],
+    body: impl Fn(u32) -> ColliderId,
+    pool: &impl Pool,
+) -> (Vec<u32>, Vec<Range<usize>>) {
+    if boxes.len() < 2 {
+        return (Vec::new(), vec![0..0; boxes.len()]);
     }
+    let mut pairs = overlapping_pairs(boxes, pool);
+    pairs.retain(|&(a, b)| body(a) != body(b));
+    // Each character's list gets a stretch of `neighbours` as long as its pairs, filled
+    // in the pairs' order, then sorted on its own (lists hold a few characters each).
+    let mut ends = vec![0usize; boxes.len()];
+    for &(a, b) in &pairs {
+        ends[a as usize] += 1;
+        ends[b as usize] += 1;
+    }
+    let mut at = 0;
+    for end in &mut ends {
+        at += *end;
+        *end = at;
+    }
+    let mut neighbours = vec![0u32; at];
+    // Filled from each stretch's end backwards, which leaves `ends` at the starts.
+    for &(a, b) in &pairs {
+        for (me, other) in [(a, b), (b, a)] {
+            let slot = &mut ends[me as usize];
+            *slot -= 1;
+            neighbours[*slot] = other;
+        }
+    }
+    let mut from = 0;
+    let mut lists = Vec::with_capacity(boxes.len());
+    for k in 0..boxes.len() {
+        let to = ends.get(k + 1).map_or(at, |next| *next);
+        neighbours[from..to].sort_unstable();
+        lists.push(from..to);
+        from = to;
+    }
+    (neighbours, lists)
+}
 
+impl Crowd {
     /// How many characters the crowd holds.
     pub fn len(&self) -> usize {
         self.placed.len()
@@ -278,6 +301,17 @@ impl<P: Pool> Pool for PassPool<'_, P> {
             Self::Shared(pool) => pool.sort_unstable(items),
         }
     }
+
+    fn join<A: Send, B: Send>(
+        &self,
+        a: impl FnOnce() -> A + Send,
+        b: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        match self {
+            Self::Serial => super::Serial.join(a, b),
+            Self::Shared(pool) => pool.join(a, b),
+        }
+    }
 }
 
 /// The separation of one step among `characters` characters: passes of [`Crowd::pushes`],
@@ -290,15 +324,17 @@ impl<P: Pool> Pool for PassPool<'_, P> {
 /// `crowd_of(host, only, pool)` builds the [`Crowd`] of the characters' current poses in
 /// `host` (the caller's characters and world) on `pool`: all of them for `None`, else those
 /// whose body is in `only` (sorted; [`Crowd::keeps`] tells). `apply(host, pushes, pool)` moves
-/// each character in the pushes it gets (with [`resolve_push`]), on `pool`. Each part runs on
-/// `pool` or on the calling thread by its size ([`PassPool::for_count`]); the bits are the
-/// same either way. Returns how many passes pushed somebody.
-pub fn separate<H, P: Pool>(
+/// each character in the pushes it gets (with [`resolve_push`]), on `pool`, while the next
+/// pass's characters are found on another of the pool's threads ([`Pool::join`]): hence
+/// `apply` and `host` are `Send`. Each part runs on `pool` or on the calling thread by its size
+/// ([`PassPool::for_count`]); the bits are the same either way. Returns how many passes pushed
+/// somebody.
+pub fn separate<H: Send, P: Pool>(
     pool: &P,
     characters: usize,
     host: &mut H,
     mut crowd_of: impl FnMut(&H, Option<&[ColliderId]>, &PassPool<'_, P>) -> Crowd,
-    mut apply: impl FnMut(&mut H, &[(ColliderId, Vec3)], &PassPool<'_, P>),
+    mut apply: impl FnMut(&mut H, &[(ColliderId, Vec3)], &PassPool<'_, P>) + Send,
 ) -> usize {
     if characters < 2 {
         return 0;
@@ -313,8 +349,12 @@ pub fn separate<H, P: Pool>(
         if pushes.is_empty() {
             return pass;
         }
-        apply(host, &pushes, &PassPool::for_count(pool, pushes.len()));
-        only = Some(crowd.around(&pushes));
+        // The next pass's characters are found while this one's pushes are applied: both
+        // read the crowd as it was built, and only `apply` moves anybody.
+        let pushing = PassPool::for_count(pool, pushes.len());
+        let apply_all = || apply(host, &pushes, &pushing);
+        let (_, around) = on.join(apply_all, || crowd.around(&pushes));
+        only = Some(around);
     }
     MAX_SEPARATION_PASSES
 }
