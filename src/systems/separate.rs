@@ -62,14 +62,15 @@ type On<'a> = PassPool<'a, Rayon>;
 /// The separation pass's view of one character's components.
 fn member<'a>((body, character, pose, _): &'a Pushed<'_>) -> Member<'a> {
     Member {
-        body: body.0,
+        body: *body,
         motor: &character.motor,
         pose: **pose,
     }
 }
 
-/// One character's components for [`resolve_push`].
-type Pushed<'a> = (&'a Body, &'a Character, &'a mut Pose, &'a mut MotorState);
+/// One character's components for [`resolve_push`], after its body collider's id (held by
+/// value: the passes look characters up by it, and read it from one stretch of memory).
+type Pushed<'a> = (ColliderId, &'a Character, &'a mut Pose, &'a mut MotorState);
 
 /// Pushes apart characters whose bodies overlap after the step (see the module docs) and
 /// moves the bodies to the final poses. With `parallel` (feature `parallel`) the pushes are
@@ -85,9 +86,10 @@ pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, pa
     {
         let shared: &CollisionWorld = collision;
         let items = world
-            .query_mut::<Pushed<'_>>()
+            .query_mut::<(&Body, &Character, &mut Pose, &mut MotorState)>()
             .into_iter()
             .filter(|(b, ..)| shared.get(b.0).is_some())
+            .map(|(b, character, pose, state)| (b.0, character, pose, state))
             .collect();
         separate_pushed(items, shared, parallel);
     }
@@ -107,7 +109,7 @@ pub(crate) fn separate_gathered(
             .iter_mut()
             .filter_map(|c| {
                 let body = c.body.filter(|b| collision.get(b.0).is_some())?;
-                Some((body, c.character, &mut *c.pose, &mut *c.state))
+                Some((body.0, c.character, &mut *c.pose, &mut *c.state))
             })
             .collect();
         separate_pushed(pushed, collision, parallel);
@@ -118,7 +120,7 @@ pub(crate) fn separate_gathered(
 fn separate_pushed(mut items: Vec<Pushed<'_>>, shared: &CollisionWorld, parallel: bool) {
     let pool = Rayon { parallel };
     // Gathered once for every pass, in body order.
-    items.sort_by_key(|(b, ..)| b.0);
+    items.sort_by_key(|(b, ..)| *b);
     let crowd_of = |items: &Vec<Pushed<'_>>, only: Option<&[ColliderId]>, on: &On<'_>| {
         // Items are in body order, and so is a later pass's list (`Crowd::around`): one walk
         // along both finds its characters.
@@ -128,8 +130,8 @@ fn separate_pushed(mut items: Vec<Pushed<'_>>, shared: &CollisionWorld, parallel
                 let mut wanted = list.iter().peekable();
                 let mut out = Vec::with_capacity(list.len());
                 for item in items {
-                    while wanted.next_if(|id| **id < item.0.0).is_some() {}
-                    if wanted.next_if_eq(&&item.0.0).is_some() {
+                    while wanted.next_if(|id| **id < item.0).is_some() {}
+                    if wanted.next_if_eq(&&item.0).is_some() {
                         out.push(member(item));
                     }
                 }
@@ -139,7 +141,7 @@ fn separate_pushed(mut items: Vec<Pushed<'_>>, shared: &CollisionWorld, parallel
         Crowd::new(members, on)
     };
     let apply = |items: &mut Vec<Pushed<'_>>, pushes: &[(ColliderId, Vec3)], on: &On<'_>| {
-        let mut moved = Crowd::pushed(items, |item| item.0.0, pushes);
+        let mut moved = Crowd::pushed(items, |item| item.0, pushes);
         let resolve =
             |scratch: &mut Lent<SeparationScratch>,
              ((_, c, pose, state), push): &mut (&mut Pushed<'_>, Vec3)| {
