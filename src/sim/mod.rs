@@ -430,13 +430,22 @@ impl Sim {
         // until it is done. Below a small pass's size only the motor steps use the pool (one
         // hand-over either way), and running the rest on a pool thread cost 5 % in scene A's
         // crowd of 100.
-        let parallel = self.parallel && busy.characters >= crowd::SMALL_PASS;
+        let parallel = self.pool_for(busy.characters);
         systems::on_pool(parallel, || self.step_systems(busy));
+    }
+
+    /// Whether work over `count` characters other than their motor steps goes to rayon's
+    /// pool: with [`Sim::parallel`], from [`crowd::SMALL_PASS`] characters up (below that,
+    /// handing the work round costs more than it saves).
+    fn pool_for(&self, count: usize) -> bool {
+        self.parallel && count >= crowd::SMALL_PASS
     }
 
     /// [`Sim::step`]'s systems, given which optional ones have work.
     fn step_systems(&mut self, busy: systems::Busy) {
         let dt = self.clock.dt();
+        // Whether the inputs and the closing phase use the pool.
+        let pooled = self.pool_for(busy.characters);
         {
             phase!("spherewalk: platforms, inputs, stances");
             if busy.platforms {
@@ -446,9 +455,7 @@ impl Sim {
                 systems::script_intents(&mut self.ecs, dt);
             }
             if busy.wanders {
-                // (Below a small pass's size, handing work round costs more than it saves.)
-                let parallel = self.parallel && busy.characters >= crowd::SMALL_PASS;
-                systems::wander_intents_on(&mut self.ecs, dt, parallel);
+                systems::wander_intents_on(&mut self.ecs, dt, pooled);
             }
             if busy.players {
                 systems::player_intents(&mut self.ecs, dt);
@@ -498,13 +505,11 @@ impl Sim {
             // The bodies move to the final poses while the events are read: one writes the
             // collision world, the other the pending events, and both only read the
             // characters. Neither the pads nor the dynamic bodies below change a report.
-            // (Below a small pass's size, handing work round costs more than it saves.)
-            let parallel = self.parallel && characters.len() >= crowd::SMALL_PASS;
             let step = self.steps;
             let (collision, out) = (&mut self.collision, &mut self.events);
             let characters = &characters;
             systems::join(
-                parallel,
+                pooled,
                 || systems::sync_gathered(characters, collision),
                 || {
                     let reports = characters.iter().map(systems::Gathered::report);
