@@ -430,8 +430,8 @@ impl Sim {
         // until it is done. Below a small pass's size only the motor steps use the pool (one
         // hand-over either way), and running the rest on a pool thread cost 5 % in scene A's
         // crowd of 100.
-        let parallel = self.pool_for(busy.characters);
-        systems::on_pool(parallel, || self.step_systems(busy));
+        let pooled = self.pool_for(busy.characters);
+        systems::on_pool(pooled, || self.step_systems(busy, pooled));
     }
 
     /// Whether work over `count` characters other than their motor steps goes to rayon's
@@ -441,11 +441,10 @@ impl Sim {
         self.parallel && count >= crowd::SMALL_PASS
     }
 
-    /// [`Sim::step`]'s systems, given which optional ones have work.
-    fn step_systems(&mut self, busy: systems::Busy) {
+    /// [`Sim::step`]'s systems, given which optional ones have work and whether the inputs
+    /// and the closing phase use the pool ([`Sim::pool_for`]).
+    fn step_systems(&mut self, busy: systems::Busy, pooled: bool) {
         let dt = self.clock.dt();
-        // Whether the inputs and the closing phase use the pool.
-        let pooled = self.pool_for(busy.characters);
         {
             phase!("spherewalk: platforms, inputs, stances");
             if busy.platforms {

@@ -78,6 +78,8 @@ impl Busy {
             TypeId::of::<JumpPad>(),
             TypeId::of::<Character>(),
         ];
+        // The last one is counted by its holders rather than noted as held.
+        const CHARACTER: usize = 6;
         // Each held type is matched on its hash first (seven `u64` comparisons), and on its
         // `TypeId` only where a hash matches: comparing `TypeId`s costs several times more.
         let keys = wanted.map(type_key);
@@ -87,7 +89,9 @@ impl Busy {
             for held in archetype.component_types() {
                 let key = type_key(held);
                 match keys.iter().position(|k| *k == key) {
-                    Some(6) if wanted[6] == held => characters += archetype.len() as usize,
+                    Some(CHARACTER) if wanted[CHARACTER] == held => {
+                        characters += archetype.len() as usize;
+                    }
                     Some(i) if wanted[i] == held => found[i] = true,
                     _ => {}
                 }

@@ -127,9 +127,9 @@ fn scene_a_steps_alike_serially_and_in_parallel() {
 
 /// From [`spherewalk_core::crowd::SMALL_PASS`] characters up, the wanderers' inputs and the
 /// separation passes run on rayon's pool and the bodies move beside the events being read
-/// (the whole step on a pool thread): `scenes/crowd.ron` as
-/// shipped (1000 wanderers on a planet, 2 to 5 spheres each) gives the same bits and the
-/// same events, in the same order, both ways.
+/// (the whole step on a pool thread): `scenes/crowd.ron` as shipped (1000 wanderers on a
+/// planet, 2 to 5 spheres each) gives the same bits and the same events, in the same order,
+/// both ways.
 #[test]
 fn crowd_ron_steps_alike_serially_and_in_parallel() {
     let run = |parallel: bool| {
