@@ -7,7 +7,7 @@
 //! sum of their step lengths; this pass pushes every overlapping pair apart, half each, in each
 //! character's ground plane (nobody is lifted onto a head), removes the velocity into the
 //! other, and re-resolves the pushed character against the static geometry. It runs again
-//! among the characters it moved and their neighbours until nobody overlaps (at most
+//! among the characters it moved and those near them until nobody overlaps (at most
 //! [`spherewalk_core::crowd::MAX_SEPARATION_PASSES`] passes: the core's
 //! [`spherewalk_core::crowd::separate`]).
 

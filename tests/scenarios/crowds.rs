@@ -78,7 +78,7 @@ fn run(steps: u64) -> CrowdRun {
 
 #[test]
 fn in_jolts_crowd_scene_nobody_overlaps_past_the_skin_or_is_crushed() {
-    let steps = 600;
+    let steps = 2400;
     let r = run(steps);
     eprintln!(
         "scene A, 100 characters, {steps} steps: deepest overlap {:.2} mm, mean {:.3} mm, \
@@ -89,18 +89,21 @@ fn in_jolts_crowd_scene_nobody_overlaps_past_the_skin_or_is_crushed() {
         r.by_crowd_alone,
         r.walked
     );
-    // They walk at 5 to 9.5 m/s for 10 s, slowed by each other, the stairs and the wall: at
+    // They walk at 5 to 9.5 m/s for 40 s, slowed by each other, the stairs and the wall: at
     // least 2 m/s on average each.
-    assert!(r.walked > 100.0 * 2.0 * 10.0, "walked only {} m", r.walked);
+    assert!(r.walked > 100.0 * 2.0 * 40.0, "walked only {} m", r.walked);
     // The skin width (10 mm) plus 1 mm for the f32 rounding of pushes 20 m from the origin.
-    // (With one separation pass a step: 32 mm.)
+    // Measured: 1.38 mm. (With one separation pass a step: 32 mm. With the later passes
+    // meeting only the pushed characters and their neighbours of before the push, 22.85 mm
+    // at step 2071, where a push out of one character moved another into a third.)
     assert!(r.worst <= 0.011, "overlapped by {} mm", r.worst * 1e3);
     // Nobody is reported crushed by the crowd alone. With one separation pass a step and
-    // every squeeze reported, 19 of these 60,000 character-steps were. What is left is 3
+    // every squeeze reported, 19 of the first 60,000 character-steps were. What is left is
     // characters pushed by others against scenery steeper than the slope limit (a stair's
-    // riser, a steep bit of terrain), which presses too; the bound keeps that from growing.
+    // riser, a steep bit of terrain), which presses too: measured 43 of these 240,000
+    // character-steps; the bound keeps that from growing.
     assert_eq!(r.by_crowd_alone, 0);
-    assert!(r.crushed <= 3, "{} crushed", r.crushed);
+    assert!(r.crushed <= 60, "{} crushed", r.crushed);
 }
 
 /// Stepping on rayon's pool gives the same bits as serially (with 100 characters the motor
@@ -250,7 +253,8 @@ fn on_crowd_ron_at_ten_thousand_nobody_overlaps_past_the_skin_or_is_crushed() {
         r.by_crowd_alone
     );
     assert_eq!(r.count, 10_001, "the wanderers and the hero");
-    // The skin width (10 mm) plus 1 mm, as in scene A (measured: 2.75 mm).
+    // The skin width (10 mm) plus 1 mm, as in scene A. Measured: 0.48 mm (2.75 mm when the
+    // later passes met only the pushed characters and their neighbours of before the push).
     assert!(r.worst <= 0.011, "overlapped by {} mm", r.worst * 1e3);
     // Every crush has a rock steeper than the slope limit pressing too (44 of 1.2 million
     // character-steps); the bound keeps that from growing.

@@ -13,7 +13,7 @@
 //!    characters walking into each other can overlap by both their step lengths), each
 //!    character's [`Crowd::pushes`] half-way out of the others in its ground plane, and
 //!    [`resolve_push`] moves it and resolves it against the scenery; [`separate`] repeats
-//!    this among the characters it moved and their neighbours until nobody overlaps; then the
+//!    this among the characters it moved and those near them until nobody overlaps; then the
 //!    bodies move to the final poses.
 //!
 //! The work of step 3 may be spread over a thread pool through [`Pool`]; [`Serial`] runs it

@@ -9,6 +9,7 @@ use crate::math::project_on_plane;
 use crate::phases::{ContactBuffer, Moving, PushBuffers, PushMode, StepContext, pushback};
 use crate::step::{REGION_SLACK, stack_box};
 use crate::world::QueryFilter;
+use crate::world::geometry::boxes_overlap;
 use crate::{ColliderId, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3};
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use std::ops::Range;
@@ -25,19 +26,29 @@ pub struct Member<'a> {
     pub pose: Pose,
 }
 
-/// One character of a [`Crowd`]: its body, pose, and where its spheres and its neighbours
-/// lie in the crowd's shared lists.
+/// How far a character may be moved by one step's separation passes before the neighbours
+/// found where it stood at the first pass may miss somebody it now touches, in radii of its
+/// smallest sphere: each character's box is grown by this much (its reach) when its
+/// neighbours are found.
+const REACH_IN_RADII: Real = 0.25;
+
+/// One character of a [`Crowd`]: its body, pose, the box of its spheres (world, m), how far
+/// (m) it may move before its neighbours must be found again (see [`REACH_IN_RADII`]), and
+/// where its spheres and its neighbours lie in the crowd's shared lists.
 #[derive(Clone, Debug)]
 struct Placed {
     body: ColliderId,
     pose: Pose,
+    bounds: Aabb,
+    reach: Real,
     spheres: Range<usize>,
     neighbours: Range<usize>,
 }
 
 /// The characters of one separation pass after their steps, sorted by body id, with their
 /// spheres (world centre, m; radius, m) in one list and, for each, the characters whose
-/// spheres' box overlaps its own (its neighbours, in body id order) in another.
+/// spheres' box, grown by both characters' reach, overlaps its own grown so (its neighbours,
+/// in body id order) in another.
 #[derive(Clone, Debug, Default)]
 pub struct Crowd {
     placed: Vec<Placed>,
@@ -57,8 +68,9 @@ impl Crowd {
         let chunks: Vec<&[Member<'_>]> = jobs.iter().map(|r| &members[r.clone()]).collect();
         let placed_chunks = pool.map(&chunks, |chunk| place(chunk));
         let mut boxes = Vec::with_capacity(members.len());
-        for (_, chunk_boxes, _) in &placed_chunks {
-            boxes.extend_from_slice(chunk_boxes);
+        for (chunk, (_, chunk_boxes, _)) in chunks.iter().zip(&placed_chunks) {
+            let grown = chunk.iter().zip(chunk_boxes);
+            boxes.extend(grown.map(|(member, b)| b.loosened(reach(member.motor))));
         }
         // The spheres are joined into one list while the pairs are found, which needs only
         // the boxes.
@@ -69,12 +81,14 @@ impl Crowd {
                 spheres: Vec::with_capacity(placed_chunks.iter().map(|c| c.0.len()).sum()),
                 neighbours: Vec::new(),
             };
-            for (chunk, (spheres, _, lengths)) in chunks.iter().zip(&placed_chunks) {
+            for (chunk, (spheres, bounds, lengths)) in chunks.iter().zip(&placed_chunks) {
                 let mut first = crowd.spheres.len();
-                for (member, n) in chunk.iter().zip(lengths) {
+                for ((member, n), bounds) in chunk.iter().zip(lengths).zip(bounds) {
                     crowd.placed.push(Placed {
                         body: member.body,
                         pose: member.pose,
+                        bounds: *bounds,
+                        reach: reach(member.motor),
                         spheres: first..first + n,
                         neighbours: 0..0,
                     });
@@ -166,7 +180,8 @@ impl Crowd {
 
     /// The bodies of every character in `pushes` (from [`Crowd::pushes`]) and of all their
     /// neighbours, sorted: the only characters that can overlap anybody once the pushes are
-    /// applied, for the next pass of [`separate`].
+    /// applied, for the next pass of [`separate`], as long as nobody has moved further than
+    /// its reach since this crowd was built (what [`Crowd::strayed`] tells).
     pub fn around(&self, pushes: &[(ColliderId, Vec3)]) -> Vec<ColliderId> {
         // Marked by place, then read in place order, which is body order: sorted without a
         // sort (and a body placed twice, which the crowd counts as one, read once).
@@ -184,6 +199,26 @@ impl Crowd {
         let mut out: Vec<ColliderId> = kept.map(|(one, _)| one.body).collect();
         out.dedup();
         out
+    }
+
+    /// Whether a character of `later` (a crowd of some of the same characters, built since)
+    /// stands further from where this crowd placed it than its reach along some axis (or one
+    /// this crowd lacks is in it): then this crowd's neighbours may miss a pair that overlaps
+    /// now, and [`Crowd::around`] no longer holds.
+    pub fn strayed(&self, later: &Crowd) -> bool {
+        // Both are sorted by body: one walk along this crowd finds each of `later`'s.
+        let mut mine = self.placed.iter().peekable();
+        later.placed.iter().any(|now| {
+            while mine.next_if(|was| was.body < now.body).is_some() {}
+            match mine.peek() {
+                Some(was) if was.body == now.body => {
+                    let moved = now.pose.position - was.pose.position;
+                    // A NaN move strays too.
+                    moved.iter().any(|v| v.is_nan() || v.abs() > was.reach)
+                }
+                _ => true,
+            }
+        })
     }
 
     /// The push of the character with body `body` in `pushes` (from [`Crowd::pushes`]).
@@ -229,6 +264,10 @@ impl Crowd {
         let mut push = Vec3::zeros();
         let list = &self.neighbours[me.neighbours.clone()];
         for other in list.iter().map(|&n| &self.placed[n as usize]) {
+            // A neighbour within reach whose spheres' box misses its own cannot overlap it.
+            if !boxes_overlap(&me.bounds, &other.bounds) {
+                continue;
+            }
             let theirs = self.spheres(other);
             match deepest_overlap((me, mine), (other, theirs), &up) {
                 Some((depth, dir)) if depth > slop => push += dir.into_inner() * (0.5 * depth),
@@ -244,7 +283,8 @@ impl Crowd {
 pub const SMALL_PASS: usize = 512;
 
 /// The most passes [`separate`] runs in one step. Each pass after the first meets only the
-/// characters pushed by the one before and their neighbours.
+/// characters pushed by the one before and their neighbours (everybody within their reach
+/// where the first pass found them).
 pub const MAX_SEPARATION_PASSES: usize = 8;
 
 /// Overlap (m) the passes after the first leave alone: 0.1 mm, a hundredth of the default
@@ -319,6 +359,11 @@ impl<P: Pool> Pool for PassPool<'_, P> {
 /// more than [`SEPARATION_SLOP`]) or [`MAX_SEPARATION_PASSES`] ran. One pass pushes each
 /// overlapping pair half-way apart each; it leaves overlaps where a character is pushed by
 /// several others at once or the scenery holds one side back, which the next passes take out.
+/// A push can also move a character into one it did not touch: each pass after the first
+/// meets the characters the last one pushed and their neighbours as found in the first pass,
+/// each character's box grown by its reach (a quarter of its smallest radius), so every pair
+/// a push can bring together is met while nobody moved further than that; when somebody did
+/// ([`Crowd::strayed`]), the pass meets everybody again and finds their neighbours anew.
 /// Fewer than two characters cannot overlap: nothing is asked of the host then.
 ///
 /// `crowd_of(host, only, pool)` builds the [`Crowd`] of the characters' current poses in
@@ -339,21 +384,33 @@ pub fn separate<H: Send, P: Pool>(
     if characters < 2 {
         return 0;
     }
+    // The last crowd of everybody, whose neighbours (found within each one's reach) name the
+    // next pass's characters.
+    let mut everybody: Option<Crowd> = None;
     let mut only: Option<Vec<ColliderId>> = None;
     for pass in 0..MAX_SEPARATION_PASSES {
-        let count = only.as_ref().map_or(characters, Vec::len);
-        let on = PassPool::for_count(pool, count);
-        let crowd = crowd_of(host, only.as_deref(), &on);
+        let mut on = PassPool::for_count(pool, only.as_ref().map_or(characters, Vec::len));
+        let mut crowd = crowd_of(host, only.as_deref(), &on);
+        if let Some(all) = &everybody
+            && all.strayed(&crowd)
+        {
+            // Pushed, or resolved against the scenery, further than its reach: everybody's
+            // neighbours are found again where they stand now.
+            on = PassPool::for_count(pool, characters);
+            crowd = crowd_of(host, None, &on);
+            everybody = None;
+        }
         let slop = if pass == 0 { 0.0 } else { SEPARATION_SLOP };
         let pushes = crowd.pushes(&on, slop);
         if pushes.is_empty() {
             return pass;
         }
+        let all = everybody.get_or_insert(crowd);
         // The next pass's characters are found while this one's pushes are applied: both
-        // read the crowd as it was built, and only `apply` moves anybody.
+        // read the crowds as they were built, and only `apply` moves anybody.
         let pushing = PassPool::for_count(pool, pushes.len());
         let apply_all = || apply(host, &pushes, &pushing);
-        let (_, around) = on.join(apply_all, || crowd.around(&pushes));
+        let (_, around) = on.join(apply_all, || all.around(&pushes));
         only = Some(around);
     }
     MAX_SEPARATION_PASSES
@@ -365,6 +422,12 @@ impl Crowd {
     pub fn keeps(only: Option<&[ColliderId]>, body: ColliderId) -> bool {
         only.is_none_or(|list| list.binary_search(&body).is_ok())
     }
+}
+
+/// How far (m) the character of `motor` may move before its neighbours must be found again:
+/// [`REACH_IN_RADII`] of its smallest sphere.
+fn reach(motor: &Motor) -> Real {
+    REACH_IN_RADII * motor.stack().min_radius()
 }
 
 /// What [`place`] gives for a chunk of members: their spheres in one list, the box of each
@@ -549,6 +612,103 @@ mod tests {
             [10, 21, 30, 50, 82]
         );
         assert!(Crowd::pushed(&mut items, |item| item.0, &[]).is_empty());
+    }
+
+    /// The deepest overlap (m) between two of `row`'s characters (single spheres of radius
+    /// `r` on the x axis).
+    fn worst_in_row(row: &[(ColliderId, Pose)], r: Real) -> Real {
+        let mut worst: Real = 0.0;
+        for (i, (_, a)) in row.iter().enumerate() {
+            for (_, b) in &row[i + 1..] {
+                worst = worst.max(2.0 * r - (a.position - b.position).norm());
+            }
+        }
+        worst
+    }
+
+    /// A push can move a character into one it did not touch: in a row of three 0.6 m wide
+    /// characters at x = 0, 0.5 and 1.12 m, the first pass pushes the middle one 50 mm into
+    /// the third (1.12 - 0.55 = 0.57 m apart), whose box was 20 mm clear of its own when the
+    /// pass found its neighbours. The next passes must meet that pair too: after the eight
+    /// passes (each halving what is left) the row overlaps by 0.23 mm at most, where passes
+    /// among the pushed and their neighbours of before the push left the 30 mm.
+    #[test]
+    fn a_push_into_a_character_it_did_not_touch_is_taken_out() {
+        let r = 0.3;
+        let motor = Motor::new(
+            crate::SphereStack::new(&[(r, r)]).expect("one sphere"),
+            crate::MotorSettings::default(),
+        )
+        .expect("a motor");
+        let at = |body: u32, x: Real| {
+            (
+                ColliderId::new(body, 0),
+                Pose::new(Point3::new(x, 0.0, 0.0)),
+            )
+        };
+        let mut row = vec![at(1, 0.0), at(2, 0.5), at(3, 1.12)];
+        let crowd_of = |row: &Vec<(ColliderId, Pose)>,
+                        only: Option<&[ColliderId]>,
+                        _: &PassPool<'_, crate::crowd::Serial>| {
+            let members = row
+                .iter()
+                .filter(|(body, _)| Crowd::keeps(only, *body))
+                .map(|&(body, pose)| Member {
+                    body,
+                    motor: &motor,
+                    pose,
+                })
+                .collect();
+            Crowd::new(members, &crate::crowd::Serial)
+        };
+        let apply = |row: &mut Vec<(ColliderId, Pose)>,
+                     pushes: &[(ColliderId, Vec3)],
+                     _: &PassPool<'_, crate::crowd::Serial>| {
+            for (item, push) in Crowd::pushed(row, |item| item.0, pushes) {
+                item.1.position += push;
+            }
+        };
+        let passes = separate(&crate::crowd::Serial, row.len(), &mut row, crowd_of, apply);
+        assert_eq!(passes, MAX_SEPARATION_PASSES);
+        // The hand-worked passes leave 0.234 mm (30 mm halved seven times); 0.01 mm for the
+        // f32 rounding of the pushes.
+        approx::assert_abs_diff_eq!(worst_in_row(&row, r), 0.000_234, epsilon = 1e-5);
+        // The middle one ends 0.54 m from the first (half of every push), the row's ends
+        // pushed out by 60 and 20 mm in all (same rounding).
+        approx::assert_abs_diff_eq!(row[0].1.position.x, -0.059_84, epsilon = 1e-4);
+        approx::assert_abs_diff_eq!(row[2].1.position.x, 1.139_92, epsilon = 1e-4);
+    }
+
+    /// `Crowd::strayed` tells when somebody of a later crowd stands further from where the
+    /// first placed it than its reach (a quarter of its 0.3 m radius: 75 mm) along some axis,
+    /// is new to it, or stands at NaN; moving up to the reach, or not at all, is not straying.
+    #[test]
+    fn strayed_is_a_move_past_the_reach() {
+        let motor = Motor::new(
+            crate::SphereStack::capsule(1.8, 0.3, 3).expect("a capsule"),
+            crate::MotorSettings::default(),
+        )
+        .expect("a motor");
+        let crowd = |at: &[(u32, Point3)]| {
+            let members = at
+                .iter()
+                .map(|&(body, p)| Member {
+                    body: ColliderId::new(body, 0),
+                    motor: &motor,
+                    pose: Pose::new(p),
+                })
+                .collect();
+            Crowd::new(members, &crate::crowd::Serial)
+        };
+        let first = crowd(&[(1, Point3::origin()), (4, Point3::new(5.0, 0.0, 0.0))]);
+        let moved = |by: Vec3| crowd(&[(4, Point3::new(5.0, 0.0, 0.0) + by)]);
+        assert!(!first.strayed(&moved(Vec3::zeros())));
+        // 70 mm along each axis at once: within 75 mm along every one.
+        assert!(!first.strayed(&moved(Vec3::repeat(0.07))));
+        assert!(first.strayed(&moved(Vec3::new(0.0, 0.0, -0.08))));
+        assert!(first.strayed(&moved(Vec3::new(Real::NAN, 0.0, 0.0))));
+        assert!(first.strayed(&crowd(&[(2, Point3::origin())])));
+        assert!(!first.strayed(&crowd(&[])));
     }
 
     /// `Crowd::around` gives, sorted and once each, the pushed characters and everyone
