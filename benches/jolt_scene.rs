@@ -9,10 +9,14 @@
 //! - `crowd_100`: one `Sim::step` of all 100 characters, serially and on rayon's pool, with
 //!   their walks written first.
 //! - `one`: character 0 alone on the same scene and walk, through the hecs `Sim` (`sim`) and
-//!   through the core `Motor::step` with no runtime (`motor`).
+//!   through the core `Motor::step` with no runtime (`motor`); and each of the crowd's 100
+//!   characters alone on its own walk through the core `Motor::step` (`members`): each walks
+//!   alone for 120 steps (2 s, one target) in turn, so its data are its own while it walks.
 //!
 //! The ratios to report: `crowd_100/serial / one/motor` (what a crowd costs over its
-//! members) and `one/sim / one/motor` (the runtime's own overhead). Every run carries its state
+//! members, issue 33's measure) and `one/sim / one/motor` (the runtime's own overhead).
+//! `crowd_100/serial / one/members` compares the crowd with its own members' walks rather
+//! than character 0's. Every run carries its state
 //! on across iterations; the targets change every 2 s, so the walks go on over the whole
 //! terrain, the stairs and the wall.
 
@@ -64,6 +68,22 @@ fn one(c: &mut Criterion) {
             let walk = scene_a::intent(step, 0, 1, &pose.position);
             let input = StepInput::new(walk, gravity, DT);
             motor.step(&world, &mut pose, &mut state, &input, &mut report);
+        });
+    });
+    // The crowd's members, each alone on its own walk, one after another.
+    let mut members: Vec<(Pose, MotorState, u64)> = (0..100)
+        .map(|i| (scene_a::start(i), MotorState::default(), 0))
+        .collect();
+    let mut turn = 0;
+    group.bench_function("members", |b| {
+        b.iter(|| {
+            let i = turn / 120 % members.len();
+            turn += 1;
+            let (pose, state, step) = &mut members[i];
+            *step += 1;
+            let walk = scene_a::intent(*step, i, 100, &pose.position);
+            let input = StepInput::new(walk, gravity, DT);
+            motor.step(&world, pose, state, &input, &mut report);
         });
     });
     group.finish();
