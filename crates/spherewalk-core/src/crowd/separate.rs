@@ -64,7 +64,8 @@ const CHUNK: usize = 256;
 
 impl Crowd {
     /// The crowd of `members` (any order; two with the same body count as one body), its
-    /// neighbours found by [`overlapping_pairs`]; the work runs on `pool`.
+    /// neighbours found by [`overlapping_pairs`] among their boxes grown by each one's reach;
+    /// the work runs on `pool`.
     pub fn new(mut members: Vec<Member<'_>>, pool: &impl Pool) -> Self {
         members.sort_by_key(|m| m.body);
         let jobs = jobs(members.len(), CHUNK, pool);
