@@ -590,6 +590,15 @@ mod tests {
     use super::*;
     use crate::crowd::Serial;
 
+    /// A motor of a 1.8 m capsule stack of three 0.3 m spheres, default settings.
+    fn capsule_motor() -> Motor {
+        Motor::new(
+            crate::SphereStack::capsule(1.8, 0.3, 3).expect("a capsule"),
+            crate::MotorSettings::default(),
+        )
+        .expect("a motor")
+    }
+
     /// `Crowd::pushed` pairs exactly the items with a push, in order, skipping pushes of
     /// bodies no item has and items without a push, at either end of either list.
     #[test]
@@ -694,11 +703,7 @@ mod tests {
     /// is new to it, or stands at NaN; moving up to the reach, or not at all, is not straying.
     #[test]
     fn strayed_is_a_move_past_the_reach() {
-        let motor = Motor::new(
-            crate::SphereStack::capsule(1.8, 0.3, 3).expect("a capsule"),
-            crate::MotorSettings::default(),
-        )
-        .expect("a motor");
+        let motor = capsule_motor();
         let crowd = |at: &[(u32, Point3)]| {
             let members = at
                 .iter()
@@ -708,7 +713,7 @@ mod tests {
                     pose: Pose::new(p),
                 })
                 .collect();
-            Crowd::new(members, &crate::crowd::Serial)
+            Crowd::new(members, &Serial)
         };
         let first = crowd(&[(1, Point3::origin()), (4, Point3::new(5.0, 0.0, 0.0))]);
         let moved = |by: Vec3| crowd(&[(4, Point3::new(5.0, 0.0, 0.0) + by)]);
@@ -726,11 +731,7 @@ mod tests {
     /// order.
     #[test]
     fn around_is_the_pushed_and_their_neighbours() {
-        let motor = Motor::new(
-            crate::SphereStack::capsule(1.8, 0.3, 3).expect("a capsule"),
-            crate::MotorSettings::default(),
-        )
-        .expect("a motor");
+        let motor = capsule_motor();
         // Bodies 1, 2, 3 in a row 0.5 m apart (0.6 m wide: each touches the next), 5 alone,
         // 7 and 9 a pair; handed in shuffled order.
         let at = [(9, 10.4), (3, 1.0), (5, 3.0), (1, 0.0), (7, 10.0), (2, 0.5)];
@@ -742,8 +743,8 @@ mod tests {
                 pose: Pose::new(Point3::new(x, 0.0, 0.0)),
             })
             .collect();
-        let crowd = Crowd::new(members, &crate::crowd::Serial);
-        let pushes = crowd.pushes(&crate::crowd::Serial, 0.0);
+        let crowd = Crowd::new(members, &Serial);
+        let pushes = crowd.pushes(&Serial, 0.0);
         let ids = |list: &[u32]| {
             list.iter()
                 .map(|&i| ColliderId::new(i, 0))
