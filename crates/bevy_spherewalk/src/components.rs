@@ -8,13 +8,15 @@ use spherewalk_core::motor::StepReport;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
     ColliderId, GroundState, Motor, MotorSettings, MotorState, Pose, SettingsError, SphereStack,
+    WorldError,
 };
 
 /// A character: a stack of spheres along its local up axis and the motor's settings. The
-/// plugin validates both when the component is added or changed ([`Motor::new`]'s rules):
-/// a valid character walks from where its [`Transform`] puts its feet (the lowest point of
-/// its lowest sphere, its local +Y up, local -Z forward); an invalid one gets a
-/// [`CharacterRefused`] with the typed error, is logged, and does not move.
+/// plugin validates both, and its [`Transform`], when the component is added or changed
+/// ([`Motor::new`]'s rules, a finite pose): a valid character walks from where its
+/// [`Transform`] puts its feet (the lowest point of its lowest sphere, its local +Y up,
+/// local -Z forward); an invalid one gets a [`CharacterRefused`] with the typed reason, is
+/// logged, has no body and does not move.
 ///
 /// A solid character (the default) has a body the other characters collide with during
 /// their steps (the core's [`spherewalk_core::crowd::body_collider`]: its spheres, never
@@ -56,10 +58,32 @@ impl Character {
     }
 }
 
-/// Why a [`Character`] was refused: its settings do not fit its stack, or are out of range.
-/// The character stands still until its [`Character`] is replaced with a valid one.
+/// A [`Character`] the plugin refused, and why. The character stands still, with no body,
+/// until the cause is fixed: a [`Character`] with valid settings replaces it, or, for a
+/// refused pose, its [`Transform`] is written with a valid one.
 #[derive(Component, Clone, Debug, PartialEq)]
-pub struct CharacterRefused(pub SettingsError);
+pub struct CharacterRefused(pub RefusalReason);
+
+/// Why the plugin refused a [`Character`] (the same rules as `spherewalk::Sim::spawn_character`).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RefusalReason {
+    /// Its settings do not fit its stack, or are out of range ([`Motor::new`]'s rules).
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// Its [`Transform`]'s translation or rotation holds NaN or infinity.
+    #[error("the character's transform is not finite: {translation}, {rotation}")]
+    NonFinitePose {
+        /// The translation it was given (m, world).
+        translation: Vec3,
+        /// The rotation it was given.
+        rotation: Quat,
+    },
+    /// The character world refused its body (a pose too far out for the world's bounds,
+    /// say).
+    #[error("the character's body was refused: {0}")]
+    Body(#[from] WorldError),
+}
 
 /// What a character wants this step, written by the game (input, AI) before the plugin's
 /// [`crate::SpherewalkSystems::Step`]. Not finite numbers are ignored by the motor's
@@ -106,9 +130,10 @@ impl Default for CharacterStatus {
 }
 
 /// A collider characters walk on and against: any parry shape, placed by the entity's
-/// [`Transform`] composed with its ancestors' (scale is not applied: size the shape). Moving
-/// it (its transform or an ancestor's) moves the collider at the next fixed step, with the
-/// velocity that move implies, so the characters standing on it are carried.
+/// [`Transform`] composed with its ancestors' (scale is not applied: size the shape; one
+/// mirrored from avian is avian's already scaled shape). Moving it (its transform or an
+/// ancestor's) moves the collider at the next fixed step, with the velocity that move
+/// implies, so the characters standing on it are carried.
 #[derive(Component, Clone)]
 #[require(Transform)]
 pub struct Collider {

@@ -18,8 +18,8 @@
 //!
 //! Units: metres, seconds, radians; world frame. A character's transform is its feet: the
 //! lowest point of its lowest sphere, its local +Y up and local -Z forward. In `FixedUpdate`
-//! it is interpolated between fixed steps for each frame; writing it teleports the
-//! character.
+//! it is interpolated between fixed steps for each frame (and holds the last step's end
+//! again when the fixed schedule runs); writing it teleports the character.
 //!
 //! [`Transform`]: bevy::prelude::Transform
 
@@ -34,11 +34,12 @@ mod systems;
 pub use avian::FromAvian;
 pub use components::{
     Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, JumpPad,
+    RefusalReason,
 };
 pub use messages::{CharacterEvent, CharacterMessage};
 pub use plugin::{CharacterWorld, DefaultGravity, SpherewalkPlugin, SpherewalkSystems};
 pub use spherewalk_core;
-pub use spherewalk_core::{GroundState, MotorSettings, SettingsError, SphereStack};
+pub use spherewalk_core::{GroundState, MotorSettings, SettingsError, SphereStack, UpFrame};
 
 /// Everything a game uses, for `use bevy_spherewalk::prelude::*`: the plugin, its sets and
 /// components, the messages, and the core's shapes and settings.
@@ -46,7 +47,8 @@ pub mod prelude {
     pub use crate::{
         Character, CharacterEvent, CharacterIntent, CharacterMessage, CharacterRefused,
         CharacterStatus, CharacterWorld, Collider, DefaultGravity, GravityField, GroundState,
-        JumpPad, MotorSettings, SettingsError, SphereStack, SpherewalkPlugin, SpherewalkSystems,
+        JumpPad, MotorSettings, RefusalReason, SettingsError, SphereStack, SpherewalkPlugin,
+        SpherewalkSystems, UpFrame,
     };
     pub use spherewalk_core::parry3d::shape::SharedShape;
 }

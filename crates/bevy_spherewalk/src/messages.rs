@@ -1,6 +1,6 @@
 //! What happened to characters in a step, as Bevy messages.
 
-use bevy::math::Vec3;
+use bevy::math::{Quat, Vec3};
 use bevy::prelude::{Entity, Message};
 use spherewalk_core::interop::glam::{point_to_glam, vec3_to_glam};
 use spherewalk_core::motor::StepEvent;
@@ -47,6 +47,16 @@ pub enum CharacterEvent {
         point: Vec3,
         /// Contact normal, from the collider toward the character (world, unit).
         normal: Vec3,
+    },
+    /// The game wrote the character's transform (a teleport), but the plugin refused it: it
+    /// holds NaN or infinity, or the character world refused the character's body there.
+    /// The character and its body stay where its last step ended. Written in
+    /// [`crate::SpherewalkSystems::Sync`], before the step's own messages.
+    TeleportRefused {
+        /// The translation written (m, world).
+        translation: Vec3,
+        /// The rotation written.
+        rotation: Quat,
     },
 }
 

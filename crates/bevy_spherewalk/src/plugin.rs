@@ -101,8 +101,10 @@ impl SpherewalkPlugin {
     /// Whether each frame shows the characters between the poses of the last fixed step, as
     /// far as the fixed clock has run into the next one (`true`: smooth at any frame rate,
     /// one fixed step behind; the default in `FixedUpdate`), or at the pose the last step
-    /// ended at (`false`: what game logic reads in the fixed schedule either way). Only
-    /// meaningful in a fixed schedule.
+    /// ended at (`false`). Either way game logic in the fixed schedule reads the pose the
+    /// last step ended at (the plugin puts it back before the frame's fixed steps), and a
+    /// transform the game writes in `Update` is a teleport the next fixed step takes, on
+    /// whichever frame that step runs. Only meaningful in a fixed schedule.
     pub fn interpolated(self, interpolate: bool) -> Self {
         Self {
             interpolate,
@@ -165,7 +167,11 @@ impl Plugin for SpherewalkPlugin {
         if self.interpolate {
             app.add_systems(
                 RunFixedMainLoop,
-                systems::interpolate_characters.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+                (
+                    systems::show_step_ends.in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
+                    systems::interpolate_characters
+                        .in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+                ),
             );
         }
     }

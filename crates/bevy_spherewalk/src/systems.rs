@@ -2,7 +2,7 @@
 
 use crate::components::{
     Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, JumpPad,
-    Walker,
+    RefusalReason, Walker,
 };
 use crate::messages::{CharacterEvent, CharacterMessage};
 use crate::plugin::{CharacterWorld, DefaultGravity};
@@ -173,15 +173,26 @@ pub(crate) fn sync_gravity(
     cw.fields = built;
 }
 
+/// A character entity as [`admit_characters`] reads it: its character and transform (with
+/// their change ticks), its motor side once admitted, and why it was refused, if it was.
+type AdmitItem<'a> = (
+    Entity,
+    Ref<'a, Character>,
+    Ref<'a, Transform>,
+    Option<Mut<'a, Walker>>,
+    Option<&'a CharacterRefused>,
+);
+
 /// Validates every new or changed [`Character`], in spawn order: a valid one gets (or
 /// keeps, with its motion) the motor's side, starts from its transform when new, and gets a
-/// body in the character world when solid; an invalid one is logged and marked
-/// [`CharacterRefused`]. A character whose [`Character`] was removed (or who was despawned)
-/// loses its body and stops.
+/// body in the character world when solid; an invalid one (bad settings, a non-finite
+/// transform, a body the world refuses) is logged and marked [`CharacterRefused`]. One
+/// refused for its pose is tried again when its transform is written. A character whose
+/// [`Character`] was removed (or who was despawned) loses its body and stops.
 pub(crate) fn admit_characters(
     mut commands: Commands,
     mut cw: ResMut<CharacterWorld>,
-    mut characters: Query<(Entity, Ref<Character>, &Transform, Option<&mut Walker>)>,
+    mut characters: Query<AdmitItem>,
     mut removed: RemovedComponents<Character>,
 ) {
     let cw = &mut *cw;
@@ -193,33 +204,29 @@ pub(crate) fn admit_characters(
     }
     let mut changed: Vec<_> = characters
         .iter_mut()
-        .filter(|(_, character, _, _)| character.is_changed())
+        .filter(|(_, character, transform, _, refused)| {
+            let placed_again = transform.is_changed()
+                && refused.is_some_and(|r| !matches!(r.0, RefusalReason::Settings(_)));
+            character.is_changed() || placed_again
+        })
         .collect();
     changed.sort_by_key(|(entity, ..)| spawn_order(*entity));
-    for (entity, character, transform, walker) in changed {
+    for (entity, character, transform, walker, _) in changed {
         drop_body(cw, entity);
-        let motor = match Motor::new(character.stack.clone(), character.settings) {
-            Ok(motor) => motor,
-            Err(e) => {
-                error!("spherewalk: character {entity} refused: {e}");
-                commands
-                    .entity(entity)
-                    .remove::<Walker>()
-                    .insert(CharacterRefused(e));
-                continue;
-            }
-        };
         let pose = walker.as_ref().map_or_else(
             || Pose::from_glam(transform.translation, transform.rotation),
             |w| w.pose,
         );
-        let (motor, body) = if character.solid {
-            add_body(cw, entity, motor, &pose)
-        } else {
-            (
-                motor.with_filter(soft_filter(&QueryFilter::default())),
-                None,
-            )
+        let (motor, body) = match admit(cw, entity, &character, &pose) {
+            Ok(admitted) => admitted,
+            Err(reason) => {
+                error!("spherewalk: character {entity} refused: {reason}");
+                commands
+                    .entity(entity)
+                    .remove::<Walker>()
+                    .insert(CharacterRefused(reason));
+                continue;
+            }
         };
         let mut entity_commands = commands.entity(entity);
         entity_commands.remove::<CharacterRefused>();
@@ -229,33 +236,41 @@ pub(crate) fn admit_characters(
                 walker.body = body;
             }
             None => {
-                entity_commands.insert(Walker::new(motor, body, transform));
+                entity_commands.insert(Walker::new(motor, body, &transform));
             }
         }
     }
 }
 
-/// Puts the body of `entity`, a character of `motor` at `pose`, into the character world,
-/// and gives back the motor with its own body left out of its filter (unchanged, with no
-/// body, when the world refuses it: logged).
-fn add_body(
+/// The motor of `character` (of `entity`) standing at `pose`, with its body put into the
+/// character world when solid (its own body left out of the motor's filter).
+///
+/// # Errors
+/// [`RefusalReason::Settings`] for bad settings, [`RefusalReason::NonFinitePose`] for a
+/// pose holding NaN or infinity, [`RefusalReason::Body`] when the world refuses the body.
+fn admit(
     cw: &mut CharacterWorld,
     entity: Entity,
-    motor: Motor,
+    character: &Character,
     pose: &Pose,
-) -> (Motor, Option<ColliderId>) {
-    match cw.world.insert(body_collider(motor.stack(), pose)) {
-        Ok(id) => {
-            cw.bodies.insert(entity, id);
-            cw.owners.insert(id, entity);
-            let filter = solid_filter(motor.filter(), id);
-            (motor.with_filter(filter), Some(id))
-        }
-        Err(e) => {
-            error!("spherewalk: body of character {entity} refused: {e}");
-            (motor, None)
-        }
+) -> Result<(Motor, Option<ColliderId>), RefusalReason> {
+    let motor = Motor::new(character.stack.clone(), character.settings)?;
+    if !pose.is_finite() {
+        let (translation, rotation) = pose.to_glam();
+        return Err(RefusalReason::NonFinitePose {
+            translation,
+            rotation,
+        });
     }
+    if !character.solid {
+        let filter = soft_filter(&QueryFilter::default());
+        return Ok((motor.with_filter(filter), None));
+    }
+    let id = cw.world.insert(body_collider(motor.stack(), pose))?;
+    cw.bodies.insert(entity, id);
+    cw.owners.insert(id, entity);
+    let filter = solid_filter(motor.filter(), id);
+    Ok((motor.with_filter(filter), Some(id)))
 }
 
 /// Takes the body of `entity` (if any) out of the character world.
@@ -268,25 +283,50 @@ fn drop_body(cw: &mut CharacterWorld, entity: Entity) {
 }
 
 /// Moves every character whose transform the game wrote since the plugin last did (a
-/// teleport) to that transform, with its body; its motion state is kept.
+/// teleport) to that transform, with its body; its motion state is kept. A transform holding
+/// NaN or infinity, or one where the world refuses the body, is refused: the character and
+/// its body stay where the last step ended, and a [`CharacterEvent::TeleportRefused`] says
+/// so.
 pub(crate) fn teleport_characters(
     mut cw: ResMut<CharacterWorld>,
-    mut characters: Query<(&mut Walker, &Transform)>,
+    mut characters: Query<(Entity, &mut Walker, &Transform)>,
+    mut messages: MessageWriter<CharacterMessage>,
 ) {
-    for (mut walker, transform) in &mut characters {
+    let mut refused = Vec::new();
+    for (entity, mut walker, transform) in &mut characters {
         let now = (transform.translation, transform.rotation);
-        if now != walker.shown {
-            let pose = Pose::from_glam(now.0, now.1);
-            walker.pose = pose;
-            walker.previous = pose;
-            walker.shown = now;
-            if let Some(id) = walker.body
-                && let Err(e) = cw.world.set_pose(id, body_pose(&pose))
-            {
-                warn!("spherewalk: body {id:?} not moved: {e}");
+        if now == walker.shown {
+            continue;
+        }
+        let pose = Pose::from_glam(now.0, now.1);
+        let moved = if !pose.is_finite() {
+            Err(None)
+        } else if let Some(id) = walker.body {
+            cw.world.set_pose(id, body_pose(&pose)).map_err(Some)
+        } else {
+            Ok(())
+        };
+        match moved {
+            Ok(()) => {
+                walker.pose = pose;
+                walker.previous = pose;
+                walker.shown = now;
+            }
+            Err(why) => {
+                let why = why.map_or_else(|| "not finite".to_owned(), |e| e.to_string());
+                warn!("spherewalk: teleport of character {entity} refused: {why}");
+                refused.push(CharacterMessage {
+                    character: entity,
+                    event: CharacterEvent::TeleportRefused {
+                        translation: now.0,
+                        rotation: now.1,
+                    },
+                });
             }
         }
     }
+    refused.sort_by_key(|m| spawn_order(m.character));
+    messages.write_batch(refused);
 }
 
 /// The motor's intent for a [`CharacterIntent`] (glam to nalgebra).
@@ -418,8 +458,14 @@ pub(crate) fn separate_characters(
     let mut host = (walkers.reborrow(), &cw.world);
     separate(&ComputePool, characters, &mut host, crowd_of, apply);
     let bodies = walkers.iter().filter_map(|w| Some((w.body?, &w.pose)));
-    if let Err(e) = move_bodies(&mut cw.world, bodies, &mut Vec::new()) {
-        warn!("spherewalk: bodies not moved this step: {e}");
+    if move_bodies(&mut cw.world, bodies, &mut Vec::new()).is_err() {
+        // The batch moves all or none: one by one, a body the world refuses stays behind
+        // alone instead of holding every other body back.
+        for (id, pose) in walkers.iter().filter_map(|w| Some((w.body?, &w.pose))) {
+            if let Err(e) = cw.world.set_pose(id, body_pose(pose)) {
+                warn!("spherewalk: body {id:?} not moved: {e}");
+            }
+        }
     }
 }
 
@@ -443,15 +489,36 @@ pub(crate) fn launch_from_pads(
     }
 }
 
+/// Puts back, before the frame's fixed steps, the pose every admitted character's last step
+/// ended at into its transform where the plugin's interpolation showed it in between: game
+/// logic in the fixed schedule reads where the characters are, with or without
+/// interpolation. A transform the game wrote since is left alone: it is a teleport, which
+/// the next fixed step takes.
+pub(crate) fn show_step_ends(mut characters: Query<(&mut Walker, &mut Transform)>) {
+    for (mut walker, mut transform) in &mut characters {
+        let shown = (transform.translation, transform.rotation);
+        let end = walker.pose.to_glam();
+        if shown == walker.shown && shown != end {
+            transform.translation = end.0;
+            transform.rotation = end.1;
+            walker.shown = end;
+        }
+    }
+}
+
 /// Shows every admitted character between the poses its last step started and ended at, as
 /// far as the fixed clock has run into the next step (`Time<Fixed>`'s overstep): smooth at
-/// any frame rate, one step behind the simulation.
+/// any frame rate, one step behind the simulation. A transform the game wrote that no fixed
+/// step has taken yet (a teleport on a frame with no fixed step) is left for the next one.
 pub(crate) fn interpolate_characters(
     time: Res<Time<Fixed>>,
     mut characters: Query<(&mut Walker, &mut Transform)>,
 ) {
     let a = time.overstep_fraction().clamp(0.0, 1.0);
     for (mut walker, mut transform) in &mut characters {
+        if (transform.translation, transform.rotation) != walker.shown {
+            continue;
+        }
         let (from, from_rotation) = walker.previous.to_glam();
         let (to, to_rotation) = walker.pose.to_glam();
         let shown = (from.lerp(to, a), from_rotation.slerp(to_rotation, a));

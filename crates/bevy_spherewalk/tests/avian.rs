@@ -149,3 +149,22 @@ fn dynamic_avian_bodies_are_not_mirrored_and_removed_colliders_go() {
     assert!(app.world().get::<Collider>(wall).is_none());
     assert_eq!(app.world().resource::<CharacterWorld>().world().len(), 0);
 }
+
+#[test]
+fn a_scaled_avian_box_is_stood_on_at_its_scaled_size() {
+    let mut app = app();
+    // A 1 m avian cube scaled by 2 about its centre at y = 1: 2 m tall, its top at y = 2.
+    app.world_mut().spawn((
+        RigidBody::Static,
+        AvianCollider::cuboid(1.0, 1.0, 1.0),
+        Transform::from_xyz(0.0, 1.0, 0.0).with_scale(Vec3::splat(2.0)),
+    ));
+    let hero = hero(&mut app, Vec3::new(0.6, 3.0, 0.0));
+    for _ in 0..96 {
+        app.update();
+    }
+    // Landed on the scaled top (the clamp's snap: 1e-4 m), not on the unscaled one at
+    // y = 1.5, and 0.6 m from the centre: beyond the unscaled half-width of 0.5 m.
+    assert_abs_diff_eq!(position(&app, hero).y, 2.0, epsilon = 1e-4);
+    assert_eq!(status(&app, hero).ground, GroundState::Grounded);
+}

@@ -1,6 +1,6 @@
 //! The plugin in a headless Bevy app (MinimalPlugins, one fixed step of 1/64 s per update):
-//! landing, walking, riding a kinematic collider, refusing bad characters, forgetting
-//! despawned colliders.
+//! landing, walking, riding a kinematic collider, refusing bad characters and bad teleports,
+//! forgetting despawned colliders, what the fixed schedule reads and what frames show.
 
 use approx::assert_abs_diff_eq;
 use bevy::prelude::*;
@@ -149,10 +149,10 @@ fn a_character_out_of_scale_is_refused_with_the_typed_error_and_stays_put() {
     assert!(
         matches!(
             refused.0,
-            SettingsError::OutOfScale {
+            RefusalReason::Settings(SettingsError::OutOfScale {
                 field: "stair_height",
                 ..
-            }
+            })
         ),
         "{:?}",
         refused.0
@@ -524,4 +524,220 @@ fn gravity_fields_spawned_and_despawned_later_take_effect() {
     app.world_mut().despawn(field);
     run(&mut app, 16);
     assert_abs_diff_eq!(fall_speed(&app), before + 9.81 * 16.0 * DT, epsilon = 1e-4);
+}
+
+/// The body collider's pose (world) of a solid character.
+fn body_position(app: &App, character: Entity) -> Vec3 {
+    let cw = app.world().resource::<CharacterWorld>();
+    let id = cw.body_of(character).expect("a body");
+    let pose = cw.world().get(id).expect("in the world").pose;
+    let t = pose.translation.vector;
+    Vec3::new(t.x, t.y, t.z)
+}
+
+/// Writes a character's transform translation, as game code does.
+fn place(app: &mut App, character: Entity, at: Vec3) {
+    if let Some(mut transform) = app.world_mut().get_mut::<Transform>(character) {
+        transform.translation = at;
+    }
+}
+
+#[test]
+fn a_character_spawned_at_nan_is_refused_until_placed_then_solid() {
+    let mut app = app();
+    floor(&mut app);
+    let lost = hero(&mut app, Vec3::new(f32::NAN, 0.0, 0.0));
+    run(&mut app, 4);
+    let refused = app.world().get::<CharacterRefused>(lost).expect("refused");
+    assert!(
+        matches!(refused.0, RefusalReason::NonFinitePose { translation, .. } if translation.x.is_nan()),
+        "{:?}",
+        refused.0
+    );
+    let cw = app.world().resource::<CharacterWorld>();
+    assert!(cw.body_of(lost).is_none());
+    assert_eq!(cw.world().len(), 1, "the floor alone");
+    // Placed at the origin by the game: admitted, with a body, standing.
+    place(&mut app, lost, Vec3::ZERO);
+    run(&mut app, 8);
+    assert!(app.world().get::<CharacterRefused>(lost).is_none());
+    assert_eq!(status(&app, lost).ground, GroundState::Grounded);
+    assert_eq!(body_position(&app, lost).x, 0.0);
+    // Another walks into it and is stopped by its body (before the fix: 31 mm into it),
+    // never deeper than the penetration tolerance (1 mm) plus f32 rounding.
+    let walker = hero(&mut app, Vec3::new(-3.0, 0.0, 0.0));
+    run(&mut app, 8);
+    walk(&mut app, walker, Vec3::new(3.0, 0.0, 0.0));
+    let mut deepest: f32 = 0.0;
+    for _ in 0..96 {
+        run(&mut app, 1);
+        deepest = deepest.min(gap(&app, walker, lost));
+    }
+    assert!(deepest > -1.5e-3, "overlapped by {} m", -deepest);
+}
+
+#[test]
+fn a_nan_teleport_is_refused_and_holds_back_no_other_body() {
+    let mut app = app();
+    floor(&mut app);
+    let leaver = hero(&mut app, Vec3::ZERO);
+    let crosser = hero(&mut app, Vec3::new(-3.0, 0.0, 0.0));
+    let bad = hero(&mut app, Vec3::new(0.0, 0.0, -4.0));
+    run(&mut app, 8);
+    place(&mut app, bad, Vec3::new(f32::NAN, 1.0, 0.0));
+    walk(&mut app, leaver, Vec3::new(0.0, 0.0, 2.0));
+    walk(&mut app, crosser, Vec3::new(2.0, 0.0, 0.0));
+    let mut seen = Vec::new();
+    for _ in 0..96 {
+        seen.extend(run(&mut app, 1));
+        // Every body follows its character: the leaver's is where its last step ended,
+        // which the transform shows one step later (within one step of 2 m/s, 31.25 mm).
+        let (body, shown) = (body_position(&app, leaver), position(&app, leaver));
+        assert!(
+            (body.z - shown.z).abs() <= 2.0 * DT + 1e-5,
+            "{body} {shown}"
+        );
+    }
+    // The refusal is said once, naming the character and what was written.
+    let refusals: Vec<_> = seen
+        .iter()
+        .filter(|m| matches!(m.event, CharacterEvent::TeleportRefused { .. }))
+        .collect();
+    assert_eq!(refusals.len(), 1, "{seen:?}");
+    assert_eq!(refusals[0].character, bad);
+    // The bad one stands where it stood (to the ground clamp's f32 rounding, 1e-5 m),
+    // still admitted.
+    let stood = position(&app, bad);
+    assert!(stood.distance(Vec3::new(0.0, 0.0, -4.0)) < 1e-5, "{stood}");
+    assert!(app.world().get::<CharacterRefused>(bad).is_none());
+    // 1.5 s at 2 m/s (95 steps shown, one behind; f32 rounding of the sum, 1e-3 m): the
+    // leaver went to z = 2.97, and the crosser went through where the leaver had stood
+    // (before the fix its ghost body stopped the crosser at x = -0.6).
+    assert_abs_diff_eq!(position(&app, leaver).z, 2.0 * 95.0 * DT, epsilon = 1e-3);
+    assert_abs_diff_eq!(
+        position(&app, crosser).x,
+        -3.0 + 2.0 * 95.0 * DT,
+        epsilon = 1e-3
+    );
+}
+
+/// The x (m) a character's transform held when the game's fixed-schedule systems read it,
+/// before the plugin's sync and after its write-back, one entry each per fixed step.
+#[derive(Resource, Default)]
+struct Reads {
+    before: Vec<f32>,
+    after: Vec<f32>,
+}
+
+#[test]
+fn fixed_schedule_logic_reads_the_last_steps_end_with_interpolation_on() {
+    fn read_before(mut reads: ResMut<Reads>, characters: Query<&Transform, With<Character>>) {
+        reads
+            .before
+            .extend(characters.iter().map(|t| t.translation.x));
+    }
+    fn read_after(mut reads: ResMut<Reads>, characters: Query<&Transform, With<Character>>) {
+        reads
+            .after
+            .extend(characters.iter().map(|t| t.translation.x));
+    }
+    let mut app = app();
+    app.init_resource::<Reads>();
+    app.add_systems(FixedUpdate, read_before.before(SpherewalkSystems::Sync));
+    app.add_systems(FixedUpdate, read_after.after(SpherewalkSystems::WriteBack));
+    floor(&mut app);
+    let hero = hero(&mut app, Vec3::ZERO);
+    run(&mut app, 8);
+    walk(&mut app, hero, Vec3::new(2.0, 0.0, 0.0));
+    run(&mut app, 32);
+    let reads = app.world().resource::<Reads>();
+    assert!(reads.after.len() >= 32);
+    // Each step's logic reads, bit for bit, where the step before ended (before the fix:
+    // where it started, 31.25 mm behind at 2 m/s).
+    assert_eq!(reads.before.len(), reads.after.len());
+    for k in 1..reads.after.len() {
+        assert_eq!(reads.before[k], reads.after[k - 1], "step {k}");
+    }
+    // And the frame shows the interpolated pose: with no time left over, where the last step
+    // started, one step of 2 m/s behind (f32 rounding, 1e-5 m).
+    let last = *reads.after.last().expect("steps");
+    assert_abs_diff_eq!(position(&app, hero).x, last - 2.0 * DT, epsilon = 1e-5);
+}
+
+/// The game's teleports from `Update`: every `every` frames the next target, and which
+/// frame wrote each.
+#[derive(Resource)]
+struct Teleports {
+    targets: Vec<Vec3>,
+    every: u32,
+    frame: u32,
+    written: Vec<u32>,
+}
+
+/// Writes the next teleport target to every character's transform on every `every`-th frame.
+fn teleport_from_update(
+    mut teleports: ResMut<Teleports>,
+    mut characters: Query<&mut Transform, With<Character>>,
+) {
+    teleports.frame += 1;
+    let k = teleports.written.len();
+    if !teleports.frame.is_multiple_of(teleports.every) || k >= teleports.targets.len() {
+        return;
+    }
+    let to = teleports.targets[k];
+    for mut transform in &mut characters {
+        transform.translation = to;
+    }
+    let frame = teleports.frame;
+    teleports.written.push(frame);
+}
+
+/// Runs 20 teleports written from `Update` at `fps` frames a second with the plugin's
+/// defaults (64 Hz fixed steps, interpolation on): how many the character ended up at.
+fn teleports_landed(fps: f64) -> usize {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SpherewalkPlugin::default()));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs_f64(1.0 / fps),
+    ));
+    floor(&mut app);
+    let hero = hero(&mut app, Vec3::ZERO);
+    run(&mut app, 16);
+    // Targets on the floor (y = 0), 0.5 m apart so no two are alike.
+    let targets: Vec<Vec3> = (0..20)
+        .map(|k| Vec3::new(-5.0 + 0.5 * k as f32, 0.0, (k % 3) as f32))
+        .collect();
+    // A teleport every 5 frames: at 144 fps some fall on frames with no fixed step.
+    app.insert_resource(Teleports {
+        targets: targets.clone(),
+        every: 5,
+        frame: 0,
+        written: Vec::new(),
+    });
+    app.add_systems(Update, teleport_from_update);
+    let mut landed = 0;
+    let mut next = 0;
+    for _ in 0..200 {
+        app.update();
+        let written = app.world().resource::<Teleports>().written.len();
+        // Judged on the frame before the next one is written: the character stands still
+        // on the floor at the target (the ground clamp's f32 rounding, well under 1e-4 m;
+        // a lost teleport is 0.5 m off).
+        if written > next && app.world().resource::<Teleports>().frame % 5 == 4 {
+            if position(&app, hero).distance(targets[next]) < 1e-4 {
+                landed += 1;
+            }
+            next = written;
+        }
+    }
+    assert_eq!(next, targets.len(), "every teleport written");
+    landed
+}
+
+#[test]
+fn teleports_written_from_update_all_land_at_30_60_and_144_fps() {
+    for fps in [30.0, 60.0, 144.0] {
+        // Before the fix 13 of 20 were lost at 144 fps.
+        assert_eq!(teleports_landed(fps), 20, "at {fps} fps");
+    }
 }

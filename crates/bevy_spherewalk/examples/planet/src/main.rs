@@ -63,8 +63,16 @@ fn main() {
         .insert_resource(ClearColor(Color::srgb(0.45, 0.62, 0.85)))
         .insert_resource(ScreenshotAt { frames: 120, path })
         .add_systems(Startup, setup)
-        .add_systems(FixedUpdate, (steer, wander).before(SpherewalkSystems::Sync))
-        .add_systems(Update, (follow, screenshot))
+        .add_systems(
+            FixedUpdate,
+            (
+                wander.before(SpherewalkSystems::Sync),
+                jump_taken.after(SpherewalkSystems::Step),
+            ),
+        )
+        // Keys and sticks are read every frame: a press lasts one frame, and most frames at a
+        // high frame rate run no fixed step.
+        .add_systems(Update, (steer, follow, screenshot))
         .run();
 }
 
@@ -202,8 +210,18 @@ fn steer(
     intent.walk = walk;
     intent.facing = (walk.length() > 0.1).then_some(walk);
     intent.turn_rate = 10.0;
-    // A press is asked for once: the motor jumps when grounded or within coyote time.
-    intent.jump_speed = if jump { JUMP } else { 0.0 };
+    // A press is held until a fixed step takes it (`jump_taken`): the motor jumps when
+    // grounded or within coyote time.
+    if jump {
+        intent.jump_speed = JUMP;
+    }
+}
+
+/// A jump asked for is spent by the fixed step that took it.
+fn jump_taken(mut intents: Query<&mut CharacterIntent, With<Player>>) {
+    for mut intent in &mut intents {
+        intent.jump_speed = 0.0;
+    }
 }
 
 /// Every wanderer walks forward, turning.
