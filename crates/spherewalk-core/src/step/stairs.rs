@@ -94,7 +94,8 @@ pub struct StairClimb {
 /// stable and level for `min_stair_depth` ahead. `blocked.by` is the surface normal (world)
 /// of what stopped the plain move. A move stopped within 60 degrees of head-on whose forward move is
 /// too short to land the round feet on the tread (slow walking, high tick rates, or a riser
-/// met late in the move) is retried with the least forward move that does.
+/// met late in the move) is retried with the least forward move that does; so is one whose
+/// longer move (further than a tread) failed to land.
 pub fn try_climb_stair(
     ctx: &StepContext<'_>,
     blocked: &Blocked,
@@ -132,8 +133,14 @@ pub fn try_climb_stair(
         least
     };
     let step = trial.attempt(ctx, forward, forward < needed, buffers.reborrow());
-    if step.is_some() || forward >= needed || !(stopped || facing >= HEAD_ON) {
+    if step.is_some() || !(stopped || facing >= HEAD_ON) {
         return step;
+    }
+    // A move longer than a tread (a long step: a hitch, a slow device) whose raised move ran
+    // on into the next riser lands against its nosing, where the straight drop may leave the
+    // feet inside it: it is retried with the least forward move that lands on the tread.
+    if forward >= needed {
+        return trial.attempt(ctx, needed, false, buffers);
     }
     // A cheap look first: a walkable top just past the feet, within the stair height and above
     // what the round feet roll over unaided (a contact within the slope limit lifts them), so

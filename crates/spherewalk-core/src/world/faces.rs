@@ -13,8 +13,12 @@ use parry3d::bounding_volume::BoundingVolume;
 use parry3d::shape::{Shape, ShapeType, Triangle};
 use std::sync::Arc;
 
-/// A triangle thinner than this share of its longest edge is a sliver.
+/// A triangle thinner than this share of its longest edge is a sliver ...
 const SLIVER: Real = 1e-5;
+/// ... unless it is at least this tall (m) over that edge: a tall, thin face (a 1e5 m spike
+/// on a heightfield of 1 m cells is 1 m wide) is a real face whatever its proportions. The
+/// slivers of real levels (T-junction fixes) are micrometres thin.
+const SLIVER_MAX_HEIGHT: Real = 1e-3;
 /// ... or thinner than this many f32 roundings of its largest coordinate (m per m): four, at
 /// which rounding the corners alone can tilt the normal by a quarter of a radian. (Sixty-four
 /// dropped real 4 cm strips of a level put 5 km from the origin.)
@@ -22,8 +26,9 @@ const SLIVER_ROUNDINGS: Real = 4.0 * Real::EPSILON;
 
 /// True when the triangle with `corners` (world, m) and unnormalised normal `raw` (their edge
 /// cross product) is a sliver: its height over its longest edge is under [`SLIVER`] of that
-/// edge, or under [`SLIVER_ROUNDINGS`] of its largest coordinate (far from the origin, where
-/// f32 rounding of the corners alone tilts a thin triangle's normal).
+/// edge (and under [`SLIVER_MAX_HEIGHT`]), or under [`SLIVER_ROUNDINGS`] of its largest
+/// coordinate (far from the origin, where f32 rounding of the corners alone tilts a thin
+/// triangle's normal).
 fn is_sliver(corners: &[Point3; 3], raw: &Vec3) -> bool {
     let [a, b, c] = *corners;
     let longest = (b - a)
@@ -32,7 +37,9 @@ fn is_sliver(corners: &[Point3; 3], raw: &Vec3) -> bool {
         .max((c - b).norm_squared())
         .sqrt();
     let scale = a.coords.amax().max(b.coords.amax()).max(c.coords.amax());
-    let thinnest = (SLIVER * longest).max(SLIVER_ROUNDINGS * scale);
+    let thinnest = (SLIVER * longest)
+        .min(SLIVER_MAX_HEIGHT)
+        .max(SLIVER_ROUNDINGS * scale);
     // Height over the longest edge = |raw| / longest.
     raw.norm() <= thinnest * longest
 }

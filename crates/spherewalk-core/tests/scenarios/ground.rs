@@ -206,3 +206,53 @@ fn a_jump_just_after_walking_off_a_ledge_still_launches() {
         }
     }
 }
+
+/// Walks a character from `start` (scene frame) at 3 m/s toward the spike at the origin of a
+/// 32 m × 32 m heightfield of 1 m cells, flat at y = 0 but for the vertex at the origin raised
+/// to `spike` metres, for 4 s. Returns the lowest feet height seen after settling and the
+/// least distance (m) of the stack's axis from the spike's, both scene frame.
+fn walk_at_a_spike(frame: Frame, spike: Real, start: Point3) -> (Real, Real) {
+    let mut scene = Scene::new(frame);
+    let n = 33;
+    let heights = DMatrix::from_fn(n, n, |i, j| if i == 16 && j == 16 { spike } else { 0.0 });
+    let field = SharedShape::heightfield(heights, Vec3::new(32.0, 1.0, 32.0));
+    scene.add(field, Iso::identity());
+    let mut r = Runner::new(scene, capsule_motor(MotorSettings::default()), start);
+    r.settle(20);
+    let toward = Vec3::new(-start.x, 0.0, -start.z).normalize() * 3.0;
+    let (mut lowest, mut nearest) = (Real::MAX, Real::MAX);
+    for _ in 0..240 {
+        r.step(toward);
+        let at = r.local();
+        lowest = lowest.min(at.y);
+        nearest = nearest.min(Vec3::new(at.x, 0.0, at.z).norm());
+    }
+    (lowest, nearest)
+}
+
+/// Issue 48: a 1e5 m spike on a 1 m heightfield (and a 1e6 m one) was skipped as a sliver
+/// (thinner than 1e-5 of its 1e5 m edge, i.e. 1 m), and so were its neighbours' faces: walkers
+/// from (-8, 0, 0.5) and (2, 0, -2) fell through the field (to y = -0.625 and -5.0) and
+/// walked through the spike.
+#[test]
+fn regression_a_1e5_m_heightfield_spike_is_neither_fallen_through_nor_walked_through() {
+    for frame in [Frame::world_up(), Frame::rotated()] {
+        for spike in [1e5, 1e6] {
+            for start in [Point3::new(-8.0, 0.0, 0.5), Point3::new(2.0, 0.0, -2.0)] {
+                let (lowest, nearest) = walk_at_a_spike(frame, spike, start);
+                let what = format!("{}: {spike} m spike from {start}", frame.name);
+                // On the field all along: its top is y = 0 away from the spike (1 mm: the
+                // motor's penetration tolerance).
+                assert!(lowest > -1e-3, "{what}: fell to y = {lowest}");
+                // Stopped by the spike's faces: at 1.8 m up the spike is still within a
+                // hair of its 1 m base half-width, so the stack's 0.3 m radius keeps its axis
+                // at least 0.3 m (the base's nearest edge point, on a diagonal face, is
+                // 0.707 m away) from the spike's axis.
+                assert!(
+                    nearest > 0.3,
+                    "{what}: came within {nearest} m of the spike"
+                );
+            }
+        }
+    }
+}

@@ -2,7 +2,10 @@
 
 use crate::common::*;
 use approx::assert_abs_diff_eq;
-use spherewalk_core::{MotorSettings, Point3, Real, SettingsError, Vec3, motor::MIN_SKIN_WIDTH};
+use spherewalk_core::parry3d::shape::{Cuboid, SharedShape};
+use spherewalk_core::{
+    MotorSettings, Point3, Real, SettingsError, Vec3, math::Iso, motor::MIN_SKIN_WIDTH,
+};
 
 /// A straight staircase rising along scene +X from x = 1: `count` steps of `rise` (m) and
 /// 0.4 m treads, then a landing to x = 8. Each step is a solid block from its riser to the end.
@@ -171,4 +174,68 @@ fn the_thinnest_skin_accepted_still_climbs_stairs() {
         assert_abs_diff_eq!(r.local().y, 1.0, epsilon = 1e-3);
         assert_eq!(grounded, 150, "{}", frame.name);
     }
+}
+
+/// Five 0.3 m stairs with 0.4 m treads rising along scene +X from x = 5 to a landing 1.5 m up,
+/// and a wall across the landing at x = 11: a character walking up them ends with its feet
+/// at (10.7, 1.5), pressed against the wall. Built of boxes, or of the same boxes as
+/// triangle meshes when `meshes`.
+fn stairs_to_a_wall(frame: Frame, meshes: bool) -> Scene {
+    let mut scene = Scene::new(frame);
+    let mut add = |min: [Real; 3], max: [Real; 3]| {
+        if !meshes {
+            scene.add_box(min, max);
+            return;
+        }
+        let half = Vec3::new(max[0] - min[0], max[1] - min[1], max[2] - min[2]) * 0.5;
+        let (vertices, indices) = Cuboid::new(half).to_trimesh();
+        let mesh = SharedShape::trimesh(vertices, indices).expect("a box's mesh");
+        let centre = Vec3::new(min[0], min[1], min[2]) + half;
+        scene.add(mesh, Iso::translation(centre.x, centre.y, centre.z));
+    };
+    add([-20.0, -1.0, -20.0], [20.0, 0.0, 20.0]);
+    for k in 0..5 {
+        let x0 = 5.0 + 0.4 * k as Real;
+        add([x0, -0.5, -2.0], [12.0, 0.3 * (k + 1) as Real, 2.0]);
+    }
+    add([11.0, 1.5, -2.0], [12.0, 4.0, 2.0]);
+    scene
+}
+
+/// Walks the standard character from x = 0 at 3 m/s along scene +X for `steps` steps of
+/// `dt` up [`stairs_to_a_wall`]; its feet end where it stopped (scene frame).
+fn walk_stairs_to_the_wall(frame: Frame, meshes: bool, dt: Real, steps: u32) -> Runner {
+    let mut r = Runner::new(
+        stairs_to_a_wall(frame, meshes),
+        capsule_motor(MotorSettings::default()),
+        Point3::new(0.0, 0.0, 0.0),
+    );
+    r.settle(5);
+    r.dt = dt;
+    r.run(steps, Vec3::new(3.0, 0.0, 0.0));
+    r
+}
+
+/// Issue 48: a 10 s step (a hitch; clamped to `max_dt`, 0.25 s, and flagged) moves 0.75 m
+/// at 3 m/s, further than a 0.4 m tread: the raised move of the step offset ran into the
+/// next riser's nosing, the straight drop onto the tread then grazed it by 0.4 mm, and the
+/// climb was refused (issue 27's rule against landing inside something) with no shorter
+/// try. 40 such steps stopped at the first riser (x = 4.7) instead of climbing to the wall.
+#[test]
+fn regression_10_s_steps_stopped_on_the_first_stair() {
+    let mut wrong = Vec::new();
+    // (Not on the 30 m test planet: 5 to 11 m from its pole, up tilts 10 to 20 degrees off
+    // these flat stairs, so their risers stand taller than the stair height along it.)
+    let frames = [Frame::world_up(), Frame::rotated()];
+    for (frame, meshes) in frames.into_iter().flat_map(|f| [(f, false), (f, true)]) {
+        let r = walk_stairs_to_the_wall(frame, meshes, 10.0, 40);
+        let at = r.local();
+        // At the wall on the landing: one radius short of x = 11 (1 cm: the skin and the
+        // rounding of a wall contact), standing on the landing (1 mm: the ground probe's
+        // tolerance).
+        if (at.x - 10.7).abs() > 1e-2 || (at.y - 1.5).abs() > 1e-3 || !r.report.is_grounded() {
+            wrong.push(format!("{}, meshes: {meshes}: stopped at {at}", frame.name));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
