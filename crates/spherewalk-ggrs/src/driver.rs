@@ -65,6 +65,18 @@ pub enum RollbackError {
     /// A player entity given to [`RollbackSim::new`] is not a character with player input.
     #[error("player {0} is not a character with player input")]
     NotAPlayer(usize),
+    /// GGRS failed an internal assertion while advancing the session (see
+    /// [`RollbackSim::tick`]): the session cannot go on and should be dropped.
+    #[error("the GGRS session broke at frame {frame}: {reason}")]
+    SessionBroken {
+        /// The session's frame when it broke.
+        frame: ggrs::Frame,
+        /// GGRS's panic message.
+        reason: String,
+    },
+    /// GGRS refused a call (an input for a handle that is not local, say).
+    #[error(transparent)]
+    Ggrs(#[from] ggrs::GgrsError),
     /// [`RollbackSim::with_first_characters`] asked for more players than the sim has
     /// characters.
     #[error("{wanted} players asked for; the sim has {have} characters")]
@@ -237,8 +249,6 @@ impl RollbackSim {
     }
 }
 
-/// The bytes of `snapshot` as bincode 1 writes them: what [`checksum`] hashes, and the size
-/// of a saved state.
 /// Size of `snapshot` in bytes, encoded with bincode 1: what it costs to store or send. The
 /// rapier world it may hold counts only where spherewalk's feature `rapier-serde` encodes it
 /// (see [`Snapshot`]).
@@ -247,11 +257,13 @@ pub fn snapshot_bytes(snapshot: &Snapshot) -> usize {
     bincode::serialize(snapshot).map_or(0, |b| b.len())
 }
 
-/// A 128-bit checksum of everything `snapshot` holds (two FNV-1a 64 hashes, with different
-/// offsets, of the bincode encoding of [`Snapshot::without_physics`]), for GGRS's desync detection: two peers whose sims hold
-/// the same state, bit for bit, have the same checksum. With dynamic bodies (feature
-/// `rapier`) the rapier world's bodies count too, through
-/// [`PhysicsState::digest`](spherewalk::physics::spherewalk_rapier::PhysicsState::digest).
+/// A 128-bit checksum of the state `snapshot` holds, for GGRS's desync detection: two
+/// FNV-1a 64 hashes, with different offsets, of the bincode 1 encoding of
+/// [`Snapshot::without_physics`] (the characters, platforms and clock, not the rapier world's
+/// own encoding). With dynamic bodies (feature `rapier`) the bodies count through
+/// [`PhysicsState::digest`](spherewalk::physics::spherewalk_rapier::PhysicsState::digest),
+/// appended to those bytes. Two peers whose sims hold the same state, bit for bit, have the
+/// same checksum.
 pub fn checksum(snapshot: &Snapshot) -> u128 {
     const PRIME: u64 = 0x0100_0000_01b3;
     let (mut a, mut b) = (0xcbf2_9ce4_8422_2325_u64, 0x6c62_272e_07bb_0142_u64);

@@ -14,15 +14,20 @@
 //!   ([`RollbackSim::handle`]) with `snapshot`, `restore` and `step`, with a checksum of the
 //!   state ([`checksum`]) for GGRS's desync detection; it counts rollbacks and re-simulated
 //!   frames.
+//! - [`RollbackSim::tick`]: one tick of a P2P session (input, advance, requests), returning
+//!   [`RollbackError::SessionBroken`] where GGRS would panic ([`session`] says when: a
+//!   peer leaving a session of four or more under packet loss).
 //! - [`net`]: a UDP socket on any address (loopback included) and a wrapper that delays and
 //!   drops packets, for tests and for trying a game under a bad connection.
 
 mod driver;
 mod input;
 pub mod net;
+pub mod session;
 
 pub use driver::{
     Counters, KEPT_CHECKSUMS, Rollback, RollbackError, RollbackSim, checksum, snapshot_bytes,
 };
 pub use ggrs;
 pub use input::NetInput;
+pub use session::Tick;

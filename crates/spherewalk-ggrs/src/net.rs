@@ -7,15 +7,27 @@ use std::io::ErrorKind;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use bincode::Options;
 use ggrs::{Message, NonBlockingSocket};
 
-/// The largest datagram read (bytes); GGRS's messages stay far below it, and anything longer
-/// is cut short and then refused as garbage.
-const MAX_DATAGRAM: usize = 4096;
+/// The largest datagram accepted (bytes); GGRS's messages stay far below it. A longer one is
+/// refused as garbage whole, even when its first bytes would decode.
+pub const MAX_DATAGRAM: usize = 4096;
+
+/// How a datagram is decoded: bincode 1's encoding of GGRS's messages (fixed-width integers,
+/// as `bincode::serialize` writes them), with nothing left over after the message and no
+/// allocation past the datagram's own size.
+fn wire() -> impl bincode::Options {
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .reject_trailing_bytes()
+        .with_limit(MAX_DATAGRAM as u64)
+}
 
 /// A non-blocking UDP socket speaking GGRS's messages (bincode 1, as GGRS's own socket).
-/// Datagrams that do not decode as a message (garbage, or another program's traffic) are
-/// dropped.
+/// A datagram is taken only when it is exactly one message: garbage, another program's
+/// traffic, a message with bytes after it, and a datagram longer than [`MAX_DATAGRAM`] are
+/// dropped and counted ([`UdpSocket::garbage`]).
 #[derive(Debug)]
 pub struct UdpSocket {
     socket: std::net::UdpSocket,
@@ -33,7 +45,9 @@ impl UdpSocket {
         socket.set_nonblocking(true)?;
         Ok(Self {
             socket,
-            buffer: vec![0; MAX_DATAGRAM],
+            // One byte more than the largest accepted, so a longer datagram shows (the
+            // operating system cuts it to the buffer).
+            buffer: vec![0; MAX_DATAGRAM + 1],
             garbage: 0,
         })
     }
@@ -66,10 +80,12 @@ impl NonBlockingSocket<SocketAddr> for UdpSocket {
         loop {
             match self.socket.recv_from(&mut self.buffer) {
                 Ok((len, from)) => {
-                    let bytes = &self.buffer[..len.min(MAX_DATAGRAM)];
-                    match bincode::deserialize::<Message>(bytes) {
-                        Ok(msg) => received.push((from, msg)),
-                        Err(_) => self.garbage += 1,
+                    let decoded = (len <= MAX_DATAGRAM)
+                        .then(|| wire().deserialize::<Message>(&self.buffer[..len]).ok())
+                        .flatten();
+                    match decoded {
+                        Some(msg) => received.push((from, msg)),
+                        None => self.garbage += 1,
                     }
                 }
                 Err(e) if e.kind() == ErrorKind::WouldBlock => break,
@@ -183,8 +199,10 @@ impl<S: NonBlockingSocket<SocketAddr>> Impaired<S> {
         (z >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    /// Sends every held packet whose time has come.
-    fn flush(&mut self) {
+    /// Sends every held packet whose time has come. The session does so on each of its
+    /// calls; a program whose session has stopped (a peer that left) calls it to let what
+    /// was already sent arrive, as packets on the wire do.
+    pub fn flush(&mut self) {
         let now = Instant::now();
         while self.queue.peek().is_some_and(|p| p.due <= now) {
             if let Some(p) = self.queue.pop() {

@@ -5,14 +5,16 @@
 mod common;
 
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::{playground, reference, scripted};
 use spherewalk_ggrs::ggrs::{
-    DesyncDetection, GgrsError, GgrsEvent, P2PSession, PlayerType, SessionBuilder, SessionState,
+    DesyncDetection, GgrsError, GgrsEvent, Message, NonBlockingSocket, P2PSession, PlayerType,
+    SessionBuilder, SessionState,
 };
 use spherewalk_ggrs::net::{Impaired, Impairment, UdpSocket};
-use spherewalk_ggrs::{Rollback, RollbackSim};
+use spherewalk_ggrs::{Rollback, RollbackError, RollbackSim};
 
 /// GGRS's sync test: every frame it loads the state from 7 frames back, re-simulates, and
 /// compares the checksums of the re-simulated states with the first ones. 300 frames.
@@ -57,8 +59,33 @@ fn with_dynamic_bodies_a_sync_test_never_mismatches() {
     sync_test(true);
 }
 
+/// A peer's link, shared with the test: after the peer stops, the packets it already sent
+/// still arrive (they are on the wire), as when its process is killed.
+#[derive(Clone)]
+struct Wire(Arc<Mutex<Impaired<UdpSocket>>>);
+
+impl Wire {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Impaired<UdpSocket>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl NonBlockingSocket<SocketAddr> for Wire {
+    fn send_to(&mut self, msg: &Message, addr: &SocketAddr) {
+        self.lock().send_to(msg, addr);
+    }
+
+    fn receive_all_messages(&mut self) -> Vec<(SocketAddr, Message)> {
+        self.lock().receive_all_messages()
+    }
+}
+
 /// One peer: its session, its sim, and what it saw.
 struct Peer {
+    /// What it sends goes through this link.
+    wire: Wire,
     local: SocketAddr,
     session: P2PSession<Rollback>,
     sim: RollbackSim,
@@ -68,6 +95,8 @@ struct Peer {
     disconnects: u32,
     /// Left the session (neither polled nor ticked).
     gone: bool,
+    /// Its session broke (GGRS's assertion, caught): it left with a clear error.
+    broken: bool,
 }
 
 const DELAY: usize = 2;
@@ -79,15 +108,17 @@ fn peers(n: usize, impairment: Impairment) -> Vec<Peer> {
 
 /// As [`peers`], peer 0 also hosting a spectator at `spectator`.
 fn peers_with(n: usize, impairment: Impairment, spectator: Option<SocketAddr>) -> Vec<Peer> {
-    peers_in(false, n, impairment, spectator)
+    peers_in(false, n, impairment, spectator, 1000)
 }
 
-/// As [`peers_with`], in the playground with its dynamic bodies when `dynamics`.
+/// As [`peers_with`], in the playground with its dynamic bodies when `dynamics`, peer `i`'s
+/// link drawing from seed `seed + i`.
 fn peers_in(
     dynamics: bool,
     n: usize,
     impairment: Impairment,
     spectator: Option<SocketAddr>,
+    seed: u64,
 ) -> Vec<Peer> {
     let sockets: Vec<UdpSocket> = (0..n)
         .map(|_| UdpSocket::bind("127.0.0.1:0".parse().unwrap_or_else(|e| panic!("{e}"))))
@@ -122,11 +153,16 @@ fn peers_in(
                     .add_player(PlayerType::Spectator(addr), n)
                     .unwrap_or_else(|e| panic!("{e}"));
             }
-            let socket = Impaired::new(socket, impairment, 1000 + me as u64);
+            let wire = Wire(Arc::new(Mutex::new(Impaired::new(
+                socket,
+                impairment,
+                seed + me as u64,
+            ))));
             Peer {
+                wire: wire.clone(),
                 local: addrs[me],
                 session: builder
-                    .start_p2p_session(socket)
+                    .start_p2p_session(wire)
                     .unwrap_or_else(|e| panic!("{e}")),
                 sim: playground(dynamics, n),
                 handle: me,
@@ -134,6 +170,7 @@ fn peers_in(
                 desyncs: 0,
                 disconnects: 0,
                 gone: false,
+                broken: false,
             }
         })
         .collect()
@@ -156,8 +193,8 @@ impl Peer {
         }
     }
 
-    /// One 60 Hz tick: skips it when GGRS says this peer runs ahead, else adds the scripted
-    /// input for the current frame and advances.
+    /// One 60 Hz tick: skips it when GGRS says this peer runs ahead, else ticks the session
+    /// with the scripted input for the current frame.
     fn tick(&mut self) {
         if self.session.current_state() != SessionState::Running {
             return;
@@ -166,14 +203,18 @@ impl Peer {
             self.skip -= 1;
             return;
         }
-        let frame = self.session.current_frame();
-        self.session
-            .add_local_input(self.handle, scripted(self.handle, frame))
-            .unwrap_or_else(|e| panic!("{e}"));
-        match self.session.advance_frame() {
-            Ok(requests) => self.sim.handle(requests).unwrap_or_else(|e| panic!("{e}")),
-            // Too far ahead of the others: wait for them.
-            Err(GgrsError::PredictionThreshold) => {}
+        let input = scripted(self.handle, self.session.current_frame());
+        match self.sim.tick(&mut self.session, self.handle, input) {
+            Ok(_) => {}
+            // GGRS could not go on: this peer's session ends (it leaves, as a game would).
+            Err(RollbackError::SessionBroken { frame, reason }) => {
+                eprintln!(
+                    "peer {}: session broke at frame {frame}: {reason}",
+                    self.handle
+                );
+                self.broken = true;
+                self.gone = true;
+            }
             Err(e) => panic!("peer {}: {e}", self.handle),
         }
     }
@@ -195,8 +236,13 @@ fn drive(
             Instant::now() < deadline,
             "the peers did not finish in {seconds} s"
         );
-        for p in peers.iter_mut().filter(|p| !p.gone) {
-            p.poll();
+        for p in peers.iter_mut() {
+            if p.gone {
+                // Its last packets are still on their way.
+                p.wire.lock().flush();
+            } else {
+                p.poll();
+            }
         }
         if Instant::now() >= next {
             next += tick;
@@ -219,7 +265,7 @@ fn play(n: usize, frames: i32, impairment: Impairment, min_rollbacks: u64) {
 
 /// As [`play`], in the playground with its dynamic bodies when `dynamics`.
 fn play_in(dynamics: bool, n: usize, frames: i32, impairment: Impairment, min_rollbacks: u64) {
-    let mut peers = peers_in(dynamics, n, impairment, None);
+    let mut peers = peers_in(dynamics, n, impairment, None, 1000);
     // Until every peer has confirmed a few frames past the last one compared.
     drive(
         &mut peers,
@@ -393,5 +439,110 @@ fn a_spectator_follows_to_the_same_state() {
             "peer {}",
             p.handle
         );
+    }
+}
+
+/// How a session with a leaving peer ended for those who stayed.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Left {
+    /// The ones who stayed and played on to the target frame agreed there.
+    agreed: bool,
+    /// How many of them ended their session with [`RollbackError::SessionBroken`].
+    broken: usize,
+    /// Desyncs GGRS reported to them, all told.
+    desyncs: u32,
+}
+
+/// `n` peers over the bad link (seeds from `seed`); peer `leaver` stops dead at its frame
+/// `at` (its socket neither read nor flushed again: a killed process). The others play on
+/// until each has confirmed 360 frames (6 s) past `at` plus GGRS's disconnect timeout, or
+/// has ended its session with the clear error. Every one of them that played on must agree
+/// with the others that did at that frame, and have seen the leaver go.
+fn leave(n: usize, leaver: usize, at: i32, seed: u64) -> Left {
+    let mut peers = peers_in(false, n, BAD_LINK, None, seed);
+    let target = at + 180 + 360;
+    drive(
+        &mut peers,
+        60,
+        |peers| {
+            if peers[leaver].session.current_frame() >= at {
+                peers[leaver].gone = true;
+            }
+        },
+        |peers| {
+            peers
+                .iter()
+                .filter(|p| !p.gone)
+                .all(|p| p.session.confirmed_frame() >= target + 4)
+        },
+    );
+    let stayed: Vec<&Peer> = peers.iter().filter(|p| p.handle != leaver).collect();
+    let on: Vec<&&Peer> = stayed.iter().filter(|p| !p.broken).collect();
+    for p in &on {
+        assert!(
+            p.disconnects >= 1,
+            "seed {seed}: peer {} did not see the leaver go",
+            p.handle
+        );
+    }
+    let sums: Vec<Option<u128>> = on.iter().map(|p| p.sim.checksum_at(target)).collect();
+    assert!(
+        sums.iter().all(Option::is_some),
+        "seed {seed}: no state kept for frame {target}"
+    );
+    // (Vacuous when at most one played on.)
+    let agreed = sums.windows(2).all(|w| w[0] == w[1]);
+    Left {
+        agreed,
+        broken: stayed.len() - on.len(),
+        desyncs: stayed.iter().map(|p| p.desyncs).sum(),
+    }
+}
+
+/// Four peers under loss, one leaving at several moments. Before: in 1 of 4 runs with these
+/// figures two of the survivors panicked inside GGRS ("cannot load frame outside of
+/// prediction window"). Now nobody panics: the survivors play on and agree, except those
+/// GGRS 0.13 cannot reconcile (see `spherewalk_ggrs::session`), who end their session with
+/// `RollbackError::SessionBroken`; the others still agree.
+#[test]
+fn a_peer_leaving_four_under_loss_crashes_nobody() {
+    for (seed, leaver, at) in [(1, 3, 240), (2, 1, 300), (3, 0, 270), (4, 2, 330)] {
+        let left = leave(4, leaver, at, 100 * seed);
+        eprintln!("4 peers, seed {seed}, peer {leaver} leaving at {at}: {left:?}");
+        assert!(left.agreed, "seed {seed}: {left:?}");
+    }
+}
+
+/// The same with six peers (the playground's four characters and two more).
+#[test]
+fn a_peer_leaving_six_under_loss_crashes_nobody() {
+    for (seed, leaver, at) in [(5, 5, 260), (6, 2, 310)] {
+        let left = leave(6, leaver, at, 100 * seed);
+        eprintln!("6 peers, seed {seed}, peer {leaver} leaving at {at}: {left:?}");
+        assert!(left.agreed, "seed {seed}: {left:?}");
+    }
+}
+
+/// Many seeds, 4 and 6 peers, leaving at several moments: the figures of the crate's docs.
+/// `cargo test --release -p spherewalk-ggrs --test rollback leave_sweep -- --ignored --nocapture`
+#[test]
+#[ignore = "about 10 minutes of real time"]
+fn leave_sweep() {
+    let mut tally = std::collections::BTreeMap::new();
+    for n in [4usize, 6] {
+        for seed in 0..20u64 {
+            let leaver = (seed as usize * 7) % n;
+            let at = 200 + 37 * (seed as i32 % 5);
+            let left = leave(n, leaver, at, 7919 * seed + 13);
+            eprintln!("{n} peers, seed {seed}, peer {leaver} leaving at {at}: {left:?}");
+            let entry = tally.entry(n).or_insert((0, 0, 0));
+            entry.0 += 1;
+            entry.1 += usize::from(left.agreed && left.broken == 0);
+            entry.2 += usize::from(left.broken > 0);
+            assert!(left.agreed, "{n} peers, seed {seed}: {left:?}");
+        }
+    }
+    for (n, (runs, clean, broken)) in tally {
+        eprintln!("{n} peers: {runs} runs, {clean} played on and agreed, {broken} ended broken");
     }
 }

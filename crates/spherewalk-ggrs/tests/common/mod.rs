@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-use spherewalk::Sim;
+use spherewalk::components::Character;
 use spherewalk::scene::SceneFile;
+use spherewalk::{CharacterDesc, Point3, Pose, Sim, SphereStack};
 use spherewalk_ggrs::{NetInput, RollbackSim, ggrs};
 
 /// The shipped playground, with or without its dynamic bodies, its first `players`
@@ -17,7 +18,20 @@ pub fn playground(dynamics: bool, players: usize) -> RollbackSim {
         file.clear_dynamics();
     }
     let dir = path.parent().unwrap_or(Path::new("."));
-    let sim: Sim = file.build(dir, &path).unwrap_or_else(|e| panic!("{e}")).sim;
+    let mut sim: Sim = file.build(dir, &path).unwrap_or_else(|e| panic!("{e}")).sim;
+    // More players than the playground's four characters: more 1.8 m characters in a row
+    // on the open floor north of the stairs.
+    let have = sim.ecs.query::<&Character>().iter().count();
+    for k in have..players {
+        let stack = SphereStack::capsule(1.8, 0.3, 3).unwrap_or_else(|e| panic!("{e}"));
+        let at = Point3::new(-6.0 + 2.0 * k as f32, 0.0, -20.0);
+        sim.spawn_character(CharacterDesc::new(
+            format!("extra_{k}"),
+            stack,
+            Pose::new(at),
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
     RollbackSim::with_first_characters(sim, players).unwrap_or_else(|e| panic!("{e}"))
 }
 
