@@ -480,7 +480,10 @@ fn on_the_riser_away_from_its_edges_up_stays_on_its_normal() {
                 let what = format!("{}: {shape:?} at {speed} m/s", frame.name);
                 println!("{what}: {worst} degrees over {counted} steps");
                 assert!(counted >= 5, "{what}: {counted} steps on the riser");
-                assert!(worst < 10.0, "{what}: up {worst} degrees off the riser's normal");
+                assert!(
+                    worst < 10.0,
+                    "{what}: up {worst} degrees off the riser's normal"
+                );
             }
         }
     }
