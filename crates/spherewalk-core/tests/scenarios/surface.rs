@@ -285,6 +285,23 @@ fn a_spider_walks_round_a_sharp_edged_box() {
     }
 }
 
+/// A `Surface` character of `(spheres, height m, radius m)` settled on a 1 m ledge (x in -6..0
+/// of a 20 m floor, scene frame) at `x`, facing scene +X toward its edge.
+fn on_the_ledge(frame: Frame, (spheres, height, radius): (usize, Real, Real), x: Real) -> Runner {
+    let mut scene = Scene::new(frame);
+    scene.add_box([-10.0, -1.0, -3.0], [10.0, 0.0, 3.0]);
+    scene.add_box([-6.0, 0.0, -3.0], [0.0, 1.0, 3.0]);
+    let mut settings = MotorSettings::default();
+    settings.up_frame = UpFrame::Surface;
+    let stack = spherewalk_core::SphereStack::capsule(height, radius, spheres).expect("stack");
+    let motor = spherewalk_core::Motor::new(stack, settings).expect("motor");
+    let mut r = Runner::new(scene, motor, Point3::new(x, 1.0, 0.0));
+    r.pose.orientation =
+        frame.iso.rotation * Quat::from_axis_angle(&Vec3::y_axis(), -std::f32::consts::FRAC_PI_2);
+    r.settle(5);
+    r
+}
+
 /// Issue 28: off a 1 m ledge onto its riser and down onto the floor below, in `Surface` mode:
 /// a convex edge, then a concave one. The spider (and the 1.8 m capsule) walks over the
 /// ledge's edge, down the riser (up facing +x) and onto the floor (up back to +y), in contact
@@ -292,19 +309,9 @@ fn a_spider_walks_round_a_sharp_edged_box() {
 #[test]
 fn off_a_ledge_down_its_riser_and_onto_the_floor() {
     for frame in [Frame::world_up(), Frame::rotated()] {
-        for (spheres, height, radius) in [(2, 0.5, 0.15), (3, 1.8, 0.3)] {
-            let mut scene = Scene::new(frame);
-            scene.add_box([-10.0, -1.0, -3.0], [10.0, 0.0, 3.0]);
-            scene.add_box([-6.0, 0.0, -3.0], [0.0, 1.0, 3.0]);
-            let mut settings = MotorSettings::default();
-            settings.up_frame = UpFrame::Surface;
-            let stack = spherewalk_core::SphereStack::capsule(height, radius, spheres).expect("s");
-            let motor = spherewalk_core::Motor::new(stack, settings).expect("motor");
-            let mut r = Runner::new(scene, motor, Point3::new(-2.0, 1.0, 0.0));
-            // Face scene +X.
-            r.pose.orientation = frame.iso.rotation
-                * Quat::from_axis_angle(&Vec3::y_axis(), -std::f32::consts::FRAC_PI_2);
-            r.settle(5);
+        for shape in [(2, 0.5, 0.15), (3, 1.8, 0.3)] {
+            let spheres = shape.0;
+            let mut r = on_the_ledge(frame, shape, -2.0);
             let what = format!("{}: {spheres} spheres", frame.name);
             let (mut on_riser, mut on_floor, mut airborne, mut longest) = (None, None, 0, 0);
             let mut deepest: Real = 0.0;
@@ -421,25 +428,15 @@ fn surface_gravity_walks_round_a_sharp_cube() {
 
 /// The greatest angle (degrees) between the up of a `(spheres, height, radius)` stack and the
 /// riser's normal (scene +X) while it stands on the riser away from its edges, walking at
-/// `speed` m/s off the 1 m ledge of [`off_a_ledge_down_its_riser_and_onto_the_floor`] in
-/// `frame`; with the steps counted there. Away from the edges: the feet centre at least 0.3 m
+/// `speed` m/s from 1 m before the edge of [`on_the_ledge`] in `frame`; with the steps counted
+/// there. Away from the edges: the feet centre at least 0.3 m
 /// below the top edge (as [`face_under`] judges the box loop), and the stack, which lies
 /// along the riser's normal there, 5 cm or more clear of the floor below (a 1.8 m capsule's
 /// body meets the floor while its feet are still 0.3 m up the riser, and its up then turns
 /// toward the floor: the concave corner).
 fn up_error_on_the_riser(frame: Frame, shape: (usize, Real, Real), speed: Real) -> (Real, u32) {
-    let (spheres, height, radius) = shape;
-    let mut scene = Scene::new(frame);
-    scene.add_box([-10.0, -1.0, -3.0], [10.0, 0.0, 3.0]);
-    scene.add_box([-6.0, 0.0, -3.0], [0.0, 1.0, 3.0]);
-    let mut settings = MotorSettings::default();
-    settings.up_frame = UpFrame::Surface;
-    let stack = spherewalk_core::SphereStack::capsule(height, radius, spheres).expect("s");
-    let motor = spherewalk_core::Motor::new(stack, settings).expect("motor");
-    let mut r = Runner::new(scene, motor, Point3::new(-1.0, 1.0, 0.0));
-    r.pose.orientation =
-        frame.iso.rotation * Quat::from_axis_angle(&Vec3::y_axis(), -std::f32::consts::FRAC_PI_2);
-    r.settle(5);
+    let radius = shape.2;
+    let mut r = on_the_ledge(frame, shape, -1.0);
     let (mut worst, mut counted): (Real, u32) = (0.0, 0);
     for _ in 0..400u32 {
         r.step_intent(MoveIntent::walk(r.pose.forward().into_inner() * speed));
