@@ -481,13 +481,34 @@ pub fn soak(level: &Level, count: usize, seconds: Real, seed: u64) -> SoakResult
             // Flicker: stable, not stable for 1 to 5 steps with no jump, stable again.
             let grounded = w.report.is_grounded();
             match (was_grounded, grounded, w.lost) {
-                (true, false, _) => w.lost = Some((step, w.report.jumped)),
+                (true, false, _) => {
+                    w.lost = Some((step, w.report.jumped));
+                    if std::env::var("SOAK_DEBUG").is_ok() {
+                        println!(
+                            "{} walker {index} lost stable ground at step {step} at {:?}: {:?} hit={:?} climbed={} clamp={} exh={} crushed={}",
+                            level.name,
+                            w.pose.position,
+                            w.report.ground,
+                            w.report.ground_hit,
+                            w.report.climbed,
+                            w.report.clamped_down,
+                            w.report.pushback_exhausted,
+                            w.report.crushed,
+                        );
+                    }
+                }
                 (false, false, Some((at, jumped))) => {
                     w.lost = Some((at, jumped || w.report.jumped))
                 }
                 (false, true, Some((at, jumped))) => {
                     if !jumped && step - at <= FLICKER_STEPS {
                         result.flickers += 1;
+                        if std::env::var("SOAK_DEBUG").is_ok() {
+                            println!(
+                                "{} walker {index} flickered: steps {at} to {step}",
+                                level.name
+                            );
+                        }
                     }
                     w.lost = None;
                 }
