@@ -16,7 +16,7 @@
 //!   frames.
 //! - [`RollbackSim::tick`]: one tick of a P2P session (input, advance, requests), returning
 //!   [`RollbackError::SessionBroken`] where GGRS would panic ([`session`] says when: a
-//!   peer leaving a session of four or more under packet loss).
+//!   peer leaving a session of three or more under packet loss).
 //! - [`net`]: a UDP socket on any address (loopback included) and a wrapper that delays and
 //!   drops packets, for tests and for trying a game under a bad connection.
 

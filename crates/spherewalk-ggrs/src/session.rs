@@ -2,7 +2,7 @@
 //! requests, with GGRS's internal assertions turned into an error that ends the session
 //! instead of the game.
 //!
-//! # A peer that leaves a session of four or more under loss (GGRS 0.13)
+//! # A peer that leaves a session of three or more under loss (GGRS 0.13)
 //! When a peer leaves (its process killed, its link cut), each of the others notices on its
 //! own, after GGRS's disconnect timeout, holding the leaver's inputs up to a different last
 //! frame: one that lost fewer of the leaver's last packets holds more. GGRS reconciles them
@@ -23,8 +23,10 @@
 //! So [`RollbackSim::tick`] catches the panic and returns [`RollbackError::SessionBroken`]:
 //! that peer's session ends with a clear error, its [`RollbackSim`] (and the game) go on, and
 //! the survivors whose sessions did not break play on and agree with each other. A game
-//! shows "connection lost" for that peer, or goes on offline from its sim. With two or three
-//! peers, or without loss, the survivors play on and agree.
+//! shows "connection lost" for that peer, or goes on offline from its sim. With two peers
+//! there is one survivor and nothing to reconcile; three can meet it too (once in the
+//! three-process test, `tests/processes.rs`, with 3 % loss); with no loss the survivors hold
+//! the same last frame and play on alike.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -51,7 +53,7 @@ impl RollbackSim {
     /// requests answered ([`Self::handle`]).
     ///
     /// GGRS 0.13 asserts inside `advance_frame` in some states it cannot recover from, the
-    /// known one being a peer that leaves a session of four or more under packet loss (see
+    /// known one being a peer that leaves a session of three or more under packet loss (see
     /// [`crate::session`]). Such a panic is caught here and returned as
     /// [`RollbackError::SessionBroken`]: the session is unusable from then on (drop it), but
     /// the game, its `Sim` and every other session go on. The panic's message is still
