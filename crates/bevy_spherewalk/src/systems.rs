@@ -300,9 +300,10 @@ pub(crate) fn teleport_characters(
         }
         let pose = Pose::from_glam(now.0, now.1);
         let moved = if !pose.is_finite() {
-            Err(None)
+            Err("not finite".to_owned())
         } else if let Some(id) = walker.body {
-            cw.world.set_pose(id, body_pose(&pose)).map_err(Some)
+            let moved = cw.world.set_pose(id, body_pose(&pose));
+            moved.map_err(|e| e.to_string())
         } else {
             Ok(())
         };
@@ -313,7 +314,6 @@ pub(crate) fn teleport_characters(
                 walker.shown = now;
             }
             Err(why) => {
-                let why = why.map_or_else(|| "not finite".to_owned(), |e| e.to_string());
                 warn!("spherewalk: teleport of character {entity} refused: {why}");
                 refused.push(CharacterMessage {
                     character: entity,
