@@ -223,6 +223,21 @@ fn gap(app: &App, a: Entity, b: Entity) -> f32 {
     Vec2::new(pa.x - pb.x, pa.z - pb.z).length() - 0.6
 }
 
+/// Runs `updates` updates and gives the least [`gap`] between `a` and `b` after any of them
+/// (0 at most) and every message written meanwhile.
+fn closest_approach(
+    app: &mut App,
+    (a, b): (Entity, Entity),
+    updates: u32,
+) -> (f32, Vec<CharacterMessage>) {
+    let (mut deepest, mut seen): (f32, _) = (0.0, Vec::new());
+    for _ in 0..updates {
+        seen.extend(run(app, 1));
+        deepest = deepest.min(gap(app, a, b));
+    }
+    (deepest, seen)
+}
+
 #[test]
 fn a_character_walking_into_another_is_stopped_by_its_body() {
     let mut app = app();
@@ -231,12 +246,7 @@ fn a_character_walking_into_another_is_stopped_by_its_body() {
     let walker = hero(&mut app, Vec3::new(-3.0, 0.0, 0.0));
     run(&mut app, 8);
     walk(&mut app, walker, Vec3::new(3.0, 0.0, 0.0));
-    let mut hits = Vec::new();
-    let mut deepest: f32 = 0.0;
-    for _ in 0..96 {
-        hits.extend(run(&mut app, 1));
-        deepest = deepest.min(gap(&app, walker, standing));
-    }
+    let (deepest, hits) = closest_approach(&mut app, (walker, standing), 96);
     // 1.5 s at 3 m/s would take it 4.5 m, through the other: it stops against the body,
     // never deeper into it than the motor's penetration tolerance (default 1 mm) plus
     // f32 rounding, and no further than the skin width (default 5 mm, plus that) from it.
@@ -263,11 +273,7 @@ fn characters_walking_into_each_other_end_apart() {
     run(&mut app, 8);
     walk(&mut app, a, Vec3::new(4.0, 0.0, 0.0));
     walk(&mut app, b, Vec3::new(-4.0, 0.0, 0.0));
-    let mut deepest: f32 = 0.0;
-    for _ in 0..64 {
-        run(&mut app, 1);
-        deepest = deepest.min(gap(&app, a, b));
-    }
+    let (deepest, _) = closest_approach(&mut app, (a, b), 64);
     // Head on at 8 m/s closing: each step reads the other where it stood, so a step can end
     // with them overlapping by up to both steps' movement (0.125 m); the separation pass then
     // pushes them apart before the step is shown. After any step they overlap by no more than
@@ -568,11 +574,7 @@ fn a_character_spawned_at_nan_is_refused_until_placed_then_solid() {
     let walker = hero(&mut app, Vec3::new(-3.0, 0.0, 0.0));
     run(&mut app, 8);
     walk(&mut app, walker, Vec3::new(3.0, 0.0, 0.0));
-    let mut deepest: f32 = 0.0;
-    for _ in 0..96 {
-        run(&mut app, 1);
-        deepest = deepest.min(gap(&app, walker, lost));
-    }
+    let (deepest, _) = closest_approach(&mut app, (walker, lost), 96);
     assert!(deepest > -1.5e-3, "overlapped by {} m", -deepest);
 }
 
