@@ -14,14 +14,27 @@ one.
 import os
 import re
 import sys
+import tomllib
 
-CRATES = {
-    "spherewalk-core": "crates/spherewalk-core/src",
-    "spherewalk": "src",
-    "spherewalk-rapier": "crates/spherewalk-rapier/src",
-    "spherewalk-cli": "crates/spherewalk-cli/src",
-    "spherewalk-demo": "demo/src",
-}
+def workspace_crates(manifest="Cargo.toml"):
+    """Every crate of the workspace, as {name: source folder}: the root package and each
+    `members` entry of the root manifest (read with Python's TOML reader, so a crate added to
+    the workspace is checked without editing this script). Exits 2 when a member has no
+    `src` folder or no package name: the check must never skip a crate silently."""
+    with open(manifest, "rb") as f:
+        root = tomllib.load(f)
+    dirs = ["."] if "package" in root else []
+    dirs += root.get("workspace", {}).get("members", [])
+    crates = {}
+    for d in dirs:
+        with open(os.path.join(d, "Cargo.toml"), "rb") as f:
+            package = tomllib.load(f).get("package", {})
+        src = os.path.normpath(os.path.join(d, "src"))
+        if "name" not in package or not os.path.isdir(src):
+            print(f"workspace member {d}: no package name or no src folder", file=sys.stderr)
+            sys.exit(2)
+        crates[package["name"]] = src
+    return crates
 
 
 def module_of(root, path):
@@ -209,9 +222,7 @@ def name(m, crate):
 def main():
     show_map = "--map" in sys.argv
     bad = 0
-    for crate, root in CRATES.items():
-        if not os.path.isdir(root):
-            continue
+    for crate, root in workspace_crates().items():
         modules, edges = graph(root)
         if show_map:
             print(f"# {crate}")

@@ -28,6 +28,7 @@ mod avian;
 mod components;
 mod messages;
 mod plugin;
+mod resources;
 mod systems;
 
 #[cfg(feature = "avian")]
@@ -37,7 +38,8 @@ pub use components::{
     RefusalReason,
 };
 pub use messages::{CharacterEvent, CharacterMessage};
-pub use plugin::{CharacterWorld, DefaultGravity, SpherewalkPlugin, SpherewalkSystems};
+pub use plugin::{SpherewalkPlugin, SpherewalkSystems};
+pub use resources::{CharacterWorld, DefaultGravity};
 pub use spherewalk_core;
 pub use spherewalk_core::{GroundState, MotorSettings, SettingsError, SphereStack, UpFrame};
 

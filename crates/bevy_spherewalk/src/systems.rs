@@ -5,7 +5,7 @@ use crate::components::{
     RefusalReason, Walker,
 };
 use crate::messages::{CharacterEvent, CharacterMessage};
-use crate::plugin::{CharacterWorld, DefaultGravity};
+use crate::resources::{CharacterWorld, DefaultGravity};
 use bevy::ecs::change_detection::DetectChanges;
 use bevy::log::{error, warn};
 use bevy::prelude::{
