@@ -85,6 +85,9 @@
 //!   [`backend::Geometry`]), never an ECS world.
 
 #![forbid(unsafe_code)]
+// No function longer than clippy.toml's `too-many-lines-threshold` (60 lines of code, comments
+// and blank lines not counted): CI's `-D warnings` makes this an error.
+#![warn(clippy::too_many_lines)]
 
 /// Marks the rest of the enclosing block (or, given an expression, that expression) as a
 /// named phase for a profiler (feature `profiling`: the `profiling` crate, which the game

@@ -367,41 +367,7 @@ mod tests {
         let mut grid = CellGrid::default();
         let mut boxes: Vec<Option<Aabb>> = Vec::new();
         for round in 0..2000u32 {
-            let roll = rng.unit();
-            let index = (rng.unit() * 60.0) as u32;
-            let slot = index as usize;
-            if boxes.len() <= slot {
-                boxes.resize(slot + 1, None);
-            }
-            let half = if round == 1000 {
-                3.0
-            } else {
-                0.1 + rng.unit() * 0.5
-            };
-            let b = scattered(&mut rng, half);
-            match (boxes[slot], roll) {
-                (None, _) => {
-                    grid.insert(entry(index, b));
-                    boxes[slot] = Some(b);
-                }
-                (Some(_), r) if r < 0.2 => {
-                    grid.remove(index);
-                    boxes[slot] = None;
-                }
-                (Some(old), r) if r < 0.6 => {
-                    // A small move, mostly within the same cell.
-                    let nudged = Aabb::new(
-                        old.mins + Vec3::new(0.05, -0.03, 0.01),
-                        old.maxs + Vec3::new(0.05, -0.03, 0.01),
-                    );
-                    grid.update(index, nudged);
-                    boxes[slot] = Some(nudged);
-                }
-                (Some(_), _) => {
-                    grid.update(index, b);
-                    boxes[slot] = Some(b);
-                }
-            }
+            let index = mutate(&mut grid, &mut boxes, &mut rng, round);
             if round % 50 == 0 {
                 grid.rebuild();
             }
@@ -428,6 +394,53 @@ mod tests {
                 assert!(!grid.holds_only(i, 1), "round {round}");
             }
         }
+    }
+
+    /// One random change to `grid` and to its brute-force mirror `boxes` (by slot): an insert
+    /// into an empty slot, else a removal, a small move (mostly within the cell) or a jump;
+    /// round 1000 makes a 3 m box, which grows the cell edge. Returns the slot's index.
+    fn mutate(
+        grid: &mut CellGrid,
+        boxes: &mut Vec<Option<Aabb>>,
+        rng: &mut Lcg,
+        round: u32,
+    ) -> u32 {
+        let roll = rng.unit();
+        let index = (rng.unit() * 60.0) as u32;
+        let slot = index as usize;
+        if boxes.len() <= slot {
+            boxes.resize(slot + 1, None);
+        }
+        let half = if round == 1000 {
+            3.0
+        } else {
+            0.1 + rng.unit() * 0.5
+        };
+        let b = scattered(rng, half);
+        match (boxes[slot], roll) {
+            (None, _) => {
+                grid.insert(entry(index, b));
+                boxes[slot] = Some(b);
+            }
+            (Some(_), r) if r < 0.2 => {
+                grid.remove(index);
+                boxes[slot] = None;
+            }
+            (Some(old), r) if r < 0.6 => {
+                // A small move, mostly within the same cell.
+                let nudged = Aabb::new(
+                    old.mins + Vec3::new(0.05, -0.03, 0.01),
+                    old.maxs + Vec3::new(0.05, -0.03, 0.01),
+                );
+                grid.update(index, nudged);
+                boxes[slot] = Some(nudged);
+            }
+            (Some(_), _) => {
+                grid.update(index, b);
+                boxes[slot] = Some(b);
+            }
+        }
+        index
     }
 
     /// A lone collider is the grid's only one until a second arrives, and again once it
