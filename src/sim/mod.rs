@@ -21,7 +21,7 @@ use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
 use hecs::{Entity, World};
 use spherewalk_core::crowd::{self, soft_filter, solid_filter};
-use spherewalk_core::world::WorldQueries;
+use spherewalk_core::motor::AdmitError;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Motor,
     MotorSettings, MotorState, MoveIntent, Pose, Real, SettingsError, SphereStack, WorldError,
@@ -326,8 +326,9 @@ impl Sim {
     ///
     /// # Errors
     /// [`SpawnError::Settings`] for bad settings (or settings out of scale with the standing or
-    /// the crouched stack), [`SpawnError::NonFinitePose`] for a bad pose, [`SpawnError::World`]
-    /// when the body collider is refused.
+    /// the crouched stack), [`SpawnError::NonFinitePose`] for a bad pose,
+    /// [`SpawnError::Buried`] for a stack starting deeper in the scenery than it is tall (the
+    /// core's [`Motor::admit`] rules), [`SpawnError::World`] when the body collider is refused.
     pub fn spawn_character(&mut self, desc: CharacterDesc) -> Result<Entity, SpawnError> {
         let mut motor = Motor::new(desc.stack.clone(), desc.settings)?;
         if desc.soft {
@@ -337,17 +338,15 @@ impl Sim {
             // The same rule the stance system's resizes meet later.
             desc.settings.check_scale(crouched)?;
         }
-        if !desc.pose.is_finite() {
-            return Err(SpawnError::NonFinitePose { name: desc.name });
-        }
-        let depth = self
-            .collision
-            .stack_penetration(&desc.pose, &desc.stack, motor.filter());
-        if depth > desc.stack.height() {
-            return Err(SpawnError::Buried {
-                name: desc.name,
-                depth,
-                height: desc.stack.height(),
+        if let Err(refused) = motor.admit(&self.collision, &desc.pose) {
+            let name = desc.name;
+            return Err(match refused {
+                AdmitError::NonFinitePose => SpawnError::NonFinitePose { name },
+                AdmitError::Buried { depth, height } => SpawnError::Buried {
+                    name,
+                    depth,
+                    height,
+                },
             });
         }
         let body = if desc.solid {

@@ -79,6 +79,19 @@ pub enum RefusalReason {
         /// The rotation it was given.
         rotation: Quat,
     },
+    /// Its stack would start deeper inside the scenery than it is tall: no push of the step
+    /// could bring it out. Moving its [`Transform`] somewhere clear admits it.
+    #[error(
+        "the character at {translation} would start {depth} m inside the scenery, deeper than its {height} m height"
+    )]
+    Buried {
+        /// Where it was placed (m, world).
+        translation: Vec3,
+        /// The deepest sphere's penetration there (m).
+        depth: f32,
+        /// The stack's height (m).
+        height: f32,
+    },
     /// The character world refused its body (a pose too far out for the world's bounds,
     /// say).
     #[error("the character's body was refused: {0}")]

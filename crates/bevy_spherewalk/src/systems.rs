@@ -20,7 +20,7 @@ use spherewalk_core::crowd::{
 };
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
-use spherewalk_core::motor::StepScratch;
+use spherewalk_core::motor::{AdmitError, StepScratch};
 use spherewalk_core::world::QueryFilter;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, GravityFields, Motor, MoveIntent, Pose, StepInput,
@@ -247,24 +247,35 @@ pub(crate) fn admit_characters(
 ///
 /// # Errors
 /// [`RefusalReason::Settings`] for bad settings, [`RefusalReason::NonFinitePose`] for a
-/// pose holding NaN or infinity, [`RefusalReason::Body`] when the world refuses the body.
+/// pose holding NaN or infinity, [`RefusalReason::Buried`] for a stack starting deeper in the
+/// scenery than it is tall (the core's [`Motor::admit`] rules, as the runtime's),
+/// [`RefusalReason::Body`] when the world refuses the body.
 fn admit(
     cw: &mut CharacterWorld,
     entity: Entity,
     character: &Character,
     pose: &Pose,
 ) -> Result<(Motor, Option<ColliderId>), RefusalReason> {
-    let motor = Motor::new(character.stack.clone(), character.settings)?;
-    if !pose.is_finite() {
+    let mut motor = Motor::new(character.stack.clone(), character.settings)?;
+    if !character.solid {
+        motor = motor.with_filter(soft_filter(&QueryFilter::default()));
+    }
+    if let Err(refused) = motor.admit(&cw.world, pose) {
         let (translation, rotation) = pose.to_glam();
-        return Err(RefusalReason::NonFinitePose {
-            translation,
-            rotation,
+        return Err(match refused {
+            AdmitError::NonFinitePose => RefusalReason::NonFinitePose {
+                translation,
+                rotation,
+            },
+            AdmitError::Buried { depth, height } => RefusalReason::Buried {
+                translation,
+                depth,
+                height,
+            },
         });
     }
     if !character.solid {
-        let filter = soft_filter(&QueryFilter::default());
-        return Ok((motor.with_filter(filter), None));
+        return Ok((motor, None));
     }
     let id = cw.world.insert(body_collider(motor.stack(), pose))?;
     cw.bodies.insert(entity, id);

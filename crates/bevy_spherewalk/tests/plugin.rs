@@ -578,6 +578,43 @@ fn a_character_spawned_at_nan_is_refused_until_placed_then_solid() {
     assert!(deepest > -1.5e-3, "overlapped by {} m", -deepest);
 }
 
+/// Issue 48's missing admission rule, now the core's `Motor::admit` for both hosts: a
+/// character placed inside a 6 m boulder is refused as buried (the runtime's `Sim` refuses the
+/// same spawn with `SpawnError::Buried`), gets no body, and is admitted once the game moves it
+/// clear.
+#[test]
+fn a_character_spawned_inside_a_boulder_is_refused_as_buried_until_moved_clear() {
+    let mut app = app();
+    floor(&mut app);
+    // x in [2, 8], y in [0, 6], z in [-3, 3], resting on the floor.
+    app.world_mut().spawn((
+        Collider::new(SharedShape::cuboid(3.0, 3.0, 3.0)),
+        Transform::from_xyz(5.0, 3.0, 0.0),
+    ));
+    let inside = hero(&mut app, Vec3::new(5.0, 1.0, 0.0));
+    run(&mut app, 4);
+    let refused = app
+        .world()
+        .get::<CharacterRefused>(inside)
+        .expect("refused");
+    let RefusalReason::Buried { depth, height, .. } = refused.0 else {
+        panic!("{:?}", refused.0);
+    };
+    // The head sphere (centre 2.5 m up, 2.5 m above the boulder's bottom face, its nearest)
+    // is deepest: 2.5 + 0.3 m; f32 rounding of the closest point, 1e-4 m.
+    assert_abs_diff_eq!(depth, 2.8, epsilon = 1e-4);
+    assert_abs_diff_eq!(height, 1.8, epsilon = 1e-6);
+    let cw = app.world().resource::<CharacterWorld>();
+    assert!(cw.body_of(inside).is_none());
+    assert_eq!(cw.world().len(), 2, "the floor and the boulder alone");
+    // Moved clear by the game: admitted with a body, standing on the floor.
+    place(&mut app, inside, Vec3::new(-3.0, 0.0, 0.0));
+    run(&mut app, 8);
+    assert!(app.world().get::<CharacterRefused>(inside).is_none());
+    assert_eq!(status(&app, inside).ground, GroundState::Grounded);
+    assert_eq!(body_position(&app, inside).x, -3.0);
+}
+
 #[test]
 fn a_nan_teleport_is_refused_and_holds_back_no_other_body() {
     let mut app = app();

@@ -159,7 +159,7 @@ pub mod motor {
     };
     pub use crate::state::{MotorState, MoveIntent, StepInput};
     pub use crate::step::{
-        InputFlags, MAX_GRAVITY, Motor, ResizeError, StepEvent, StepReport, StepScratch,
+        AdmitError, InputFlags, MAX_GRAVITY, Motor, ResizeError, StepEvent, StepReport, StepScratch,
     };
 }
 

@@ -4,6 +4,7 @@
 //! [`probe_ground`], [`clamp_to_ground`], ...) are public, so a game can compose a step of its
 //! own.
 
+mod admit;
 mod carry;
 mod contacts;
 mod context;
@@ -23,6 +24,7 @@ mod scratch;
 mod solver;
 mod stairs;
 
+pub use admit::AdmitError;
 pub use context::StepContext;
 pub use frame::{target_up, turn_up, yaw};
 pub(crate) use gather::{REGION_SLACK, stack_box};

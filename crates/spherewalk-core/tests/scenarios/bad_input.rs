@@ -8,7 +8,8 @@ use proptest::prelude::*;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
     GroundState, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat, Real,
-    SettingsError, ShapeError, SphereStack, StepInput, UpFrame, Vec3, math::Iso, motor::InputFlags,
+    SettingsError, ShapeError, SphereStack, StepInput, UpFrame, Vec3, math::Iso, motor::AdmitError,
+    motor::InputFlags,
 };
 use std::f32::consts::FRAC_PI_2;
 
@@ -1070,4 +1071,37 @@ fn regression_an_upper_sphere_below_the_feet_is_refused() {
     }
     // Touching the same floor line is fine.
     assert!(SphereStack::new(&[(0.1, 0.1), (0.3, 0.3)]).is_ok());
+}
+
+/// `Motor::admit`, the admission rule both hosts apply before a character's first step, in
+/// every test frame: a NaN pose is refused; a stack inside a 6 m boulder is refused as buried,
+/// with its head sphere's depth (2.5 m to the boulder's bottom face plus its 0.3 m radius); a
+/// stack 0.1 m into the floor is admitted with that depth, left to the step's pushback.
+#[test]
+fn admission_refuses_a_nan_pose_and_a_buried_stack_and_admits_a_shallow_overlap() {
+    for frame in Frame::all() {
+        let mut scene = Scene::new(frame);
+        scene.add_floor(20.0);
+        scene.add_box([2.0, 0.0, -3.0], [8.0, 6.0, 3.0]);
+        let motor = capsule_motor(MotorSettings::default());
+        let at = |local: Point3| Pose {
+            position: frame.to_world(&local),
+            orientation: frame.iso.rotation,
+        };
+        let nan = Pose::new(Point3::new(Real::NAN, 0.0, 0.0));
+        assert_eq!(
+            motor.admit(&scene.world, &nan),
+            Err(AdmitError::NonFinitePose)
+        );
+        let inside = motor.admit(&scene.world, &at(Point3::new(5.0, 1.0, 0.0)));
+        let Err(AdmitError::Buried { depth, height }) = inside else {
+            panic!("{frame:?}: {inside:?}");
+        };
+        // f32 rounding of closest points 100 m out in the rotated frames: 1e-4 m.
+        assert_abs_diff_eq!(depth, 2.8, epsilon = 1e-4);
+        assert_abs_diff_eq!(height, 1.8, epsilon = 1e-6);
+        let sunk = motor.admit(&scene.world, &at(Point3::new(-3.0, -0.1, 0.0)));
+        let depth = sunk.unwrap_or_else(|e| panic!("{frame:?}: {e}"));
+        assert_abs_diff_eq!(depth, 0.1, epsilon = 1e-4);
+    }
 }
