@@ -1,6 +1,6 @@
 //! Events of a step, as data: landed, left ground, jumped, climbed a stair, crushed, hit.
 
-use hecs::{Entity, World};
+use hecs::Entity;
 use spherewalk_core::motor::StepEvent;
 
 use crate::components::LastStep;
@@ -20,14 +20,9 @@ pub struct Event {
     pub kind: EventKind,
 }
 
-/// Appends the events of every character's last step, fixed step number `step`, to `out`,
-/// ordered by entity id, then landed / left ground / jumped / climbed / crushed / hits in
-/// contact order.
-pub fn collect_events(world: &World, step: u64, out: &mut Vec<Event>) {
-    collect_from(world.query::<(Entity, &LastStep)>().iter(), step, out);
-}
-
-/// [`collect_events`] of the characters' entities and reports `reports`, in any order.
+/// Appends the events of the characters' last steps (their entities and reports `reports`,
+/// in any order), fixed step number `step`, to `out`, ordered by entity id, then landed /
+/// left ground / jumped / climbed / crushed / hits in contact order.
 pub(crate) fn collect_from<'a>(
     reports: impl IntoIterator<Item = (Entity, &'a LastStep)>,
     step: u64,

@@ -64,7 +64,7 @@ mod sim;
 pub mod systems;
 pub mod trace;
 
-pub use events::{Event, EventKind, collect_events};
+pub use events::{Event, EventKind};
 pub use input::Input;
 pub use schedule::{FixedStep, ScheduleError};
 pub use sim::{

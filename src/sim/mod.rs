@@ -2,6 +2,7 @@
 //! systems in a fixed order.
 
 mod access;
+mod dynamics;
 #[cfg(feature = "rapier")]
 pub mod physics;
 mod snapshot;
@@ -15,7 +16,7 @@ use crate::body::insert_body;
 use crate::components::{
     Body, Character, JumpPad, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
 };
-use crate::events::{self, Event};
+use crate::events::Event;
 use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems;
@@ -57,7 +58,7 @@ pub struct CharacterDesc {
     pub solid: bool,
     /// Whether this character walks through the other characters' bodies during its own
     /// step and meets them only in the separation pass after it (see
-    /// [`crate::systems::separate_characters`]): a soft character is pushed out of the others
+    /// [`crate::systems`], step 6): a soft character is pushed out of the others
     /// sideways, half each, at the end of every step, instead of being stopped by them as by
     /// a wall. In a dense crowd this is about a third of the step's cost; the price is that
     /// two soft characters may overlap by up to one step's movement of both between steps, and
@@ -158,9 +159,9 @@ pub struct Sim {
     hooks: Option<Arc<dyn ContactHooks + Send + Sync>>,
     /// The gravity fields, rebuilt only when the world's change.
     gravity: systems::GravityCache,
-    /// The rapier world of dynamic bodies, once [`Sim::enable_physics`] ran.
-    #[cfg(feature = "rapier")]
-    pub(crate) physics: Option<Box<physics::SimPhysics>>,
+    /// The rapier world of dynamic bodies, once [`Sim::enable_physics`] ran (feature
+    /// `rapier`; always `None` without it).
+    pub(crate) physics: Option<Box<dynamics::Dynamics>>,
 }
 
 impl Sim {
@@ -181,7 +182,6 @@ impl Sim {
             names: BTreeMap::new(),
             gravity: systems::GravityCache::default(),
             hooks: None,
-            #[cfg(feature = "rapier")]
             physics: None,
         })
     }
@@ -440,91 +440,59 @@ impl Sim {
         self.parallel && count >= crowd::SMALL_PASS
     }
 
-    /// [`Sim::step`]'s systems, given which optional ones have work and whether the inputs
-    /// and the closing phase use the pool ([`Sim::pool_for`]).
+    /// [`Sim::step`]'s systems in order, given which optional ones have work and whether the
+    /// inputs and the closing phase use the pool ([`Sim::pool_for`]).
     fn step_systems(&mut self, busy: systems::Busy, pooled: bool) {
         let dt = self.clock.dt();
-        {
-            phase!("spherewalk: platforms, inputs, stances");
-            if busy.platforms {
-                systems::move_platforms(&mut self.ecs, &mut self.collision, dt);
-            }
-            if busy.scripts {
-                systems::script_intents(&mut self.ecs, dt);
-            }
-            if busy.wanders {
-                systems::wander_intents_on(&mut self.ecs, dt, pooled);
-            }
-            if busy.players {
-                systems::player_intents(&mut self.ecs, dt);
-            }
-            if busy.stances {
-                systems::apply_stances(&mut self.ecs, &mut self.collision);
-            }
-        }
+        self.move_and_steer(busy, pooled, dt);
         // The gravity fields, once for the characters' steps and the bodies'.
         let fields = self.gravity.fields_mut(&mut self.ecs);
         // Every character's components, gathered once for the phases that run over them all.
         let mut characters = systems::gather(&mut self.ecs);
-        // The bodies stand where their characters start the step, for the others' steps to
-        // meet. A lone character has no others: its own step never meets its own body (its
-        // filter leaves it out), and nothing else reads the bodies before the closing sync
-        // moves it to where the step ends.
-        if characters.len() > 1 {
-            phase!("spherewalk: bodies");
-            systems::sync_gathered(&characters, &mut self.collision);
-        }
-        let hooks: &(dyn ContactHooks + Sync) = match &self.hooks {
-            Some(h) => h.as_ref(),
-            None => &NoHooks,
-        };
-        {
+        systems::place_bodies(&characters, &mut self.collision);
+        let hooks = hooks_of(self.hooks.as_deref());
+        let (collision, parallel) = (&self.collision, self.parallel);
+        dynamics::with_geometry(collision, self.physics.as_deref(), |geometry| {
             phase!("spherewalk: characters");
-            #[cfg(feature = "rapier")]
-            let layered;
-            let geometry: &dyn spherewalk_core::backend::Geometry = &self.collision;
-            #[cfg(feature = "rapier")]
-            let geometry = match &self.physics {
-                Some(p) => {
-                    layered = spherewalk_rapier::Layered::new(geometry, p.physics.geometry());
-                    &layered
-                }
-                None => geometry,
-            };
-            let parallel = self.parallel;
             systems::step_gathered(&mut characters, geometry, hooks, fields, dt, parallel);
-        }
-        {
-            phase!("spherewalk: separation");
-            systems::separate_gathered(&mut characters, &self.collision, self.parallel);
-        }
-        {
-            phase!("spherewalk: bodies and events");
-            // The bodies move to the final poses while the events are read: one writes the
-            // collision world, the other the pending events, and both only read the
-            // characters. Neither the pads nor the dynamic bodies below change a report.
-            let step = self.steps;
-            let (collision, out) = (&mut self.collision, &mut self.events);
-            let characters = &characters;
-            systems::join(
-                pooled,
-                || systems::sync_gathered(characters, collision),
-                || {
-                    let reports = characters.iter().map(systems::Gathered::report);
-                    events::collect_from(reports, step, out);
-                },
-            );
-        }
+        });
+        systems::separate_gathered(&mut characters, &self.collision, parallel);
+        let events = (self.steps, &mut self.events);
+        systems::finish_gathered(&characters, &mut self.collision, events, pooled);
         drop(characters);
         if busy.pads {
             phase!("spherewalk: pads");
             systems::launch_from_pads(&mut self.ecs);
         }
-        #[cfg(feature = "rapier")]
-        if let Some(p) = self.physics.as_mut() {
-            phase!("spherewalk: dynamic bodies");
-            physics::step_physics(&mut self.ecs, p, &self.collision, fields, dt);
+        let dynamic = self.physics.as_deref_mut();
+        dynamics::step_bodies(&mut self.ecs, dynamic, &self.collision, fields, dt);
+        self.trim_events();
+        self.steps += 1;
+    }
+
+    /// The step's opening systems, those with work (`busy`): platforms move, inputs write the
+    /// characters' intents (wanderers' on the pool when `pooled`), stances change.
+    fn move_and_steer(&mut self, busy: systems::Busy, pooled: bool, dt: Real) {
+        phase!("spherewalk: platforms, inputs, stances");
+        if busy.platforms {
+            systems::move_platforms(&mut self.ecs, &mut self.collision, dt);
         }
+        if busy.scripts {
+            systems::script_intents(&mut self.ecs, dt);
+        }
+        if busy.wanders {
+            systems::wander_intents_on(&mut self.ecs, dt, pooled);
+        }
+        if busy.players {
+            systems::player_intents(&mut self.ecs, dt);
+        }
+        if busy.stances {
+            systems::apply_stances(&mut self.ecs, &mut self.collision);
+        }
+    }
+
+    /// Drops the oldest pending events beyond [`MAX_PENDING_EVENTS`], counting them.
+    fn trim_events(&mut self) {
         let pending = self.events.len() - self.events_start;
         if pending > MAX_PENDING_EVENTS {
             let excess = pending - MAX_PENDING_EVENTS;
@@ -539,7 +507,6 @@ impl Sim {
                 self.events_start = 0;
             }
         }
-        self.steps += 1;
     }
 
     /// Adds a frame's time (s) to the clock and runs the fixed steps now due (at most
@@ -600,5 +567,13 @@ pub fn interpolate(from: &Pose, to: &Pose, alpha: Real) -> Pose {
             .orientation
             .try_slerp(&to.orientation, t, 1e-6)
             .unwrap_or(to.orientation),
+    }
+}
+
+/// The game's contact hooks, or none.
+fn hooks_of(hooks: Option<&(dyn ContactHooks + Send + Sync)>) -> &(dyn ContactHooks + Sync) {
+    match hooks {
+        Some(h) => h,
+        None => &NoHooks,
     }
 }

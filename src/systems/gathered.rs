@@ -1,12 +1,11 @@
 //! The characters' components, gathered once a step for the phases [`crate::Sim::step`] runs
 //! over every character in turn: the body sync, the motor step, the separation and the
-//! events. Each phase's public system ([`super::sync_bodies`], [`super::step_characters`],
-//! [`super::separate_characters`], [`crate::events::collect_events`]) queries the world
-//! itself; the `Sim` queries once and hands the list to all of them, since with few
+//! events. The `Sim` queries once and hands the list to all of them, since with few
 //! characters a step's hecs queries cost more than the phases' own work.
 
 use crate::body::{Body, move_bodies, move_body};
 use crate::components::{Character, LastStep, PreviousPose};
+use crate::events::Event;
 use hecs::{Entity, World};
 use smallvec::SmallVec;
 use spherewalk_core::{CollisionWorld, MotorState, MoveIntent, Pose};
@@ -87,4 +86,37 @@ pub(crate) fn sync_gathered(items: &[Gathered<'_>], collision: &mut CollisionWor
     }
     let bodies = items.iter().filter_map(|c| Some((c.body?, &*c.pose)));
     move_bodies(bodies, collision);
+}
+
+/// The bodies stand where their characters start the step, for the others' steps to meet.
+/// A lone character has no others: its own step never meets its own body (its filter leaves
+/// it out), and nothing else reads the bodies before [`finish_gathered`] moves it to where the
+/// step ends.
+pub(crate) fn place_bodies(items: &[Gathered<'_>], collision: &mut CollisionWorld) {
+    if items.len() > 1 {
+        phase!("spherewalk: bodies");
+        sync_gathered(items, collision);
+    }
+}
+
+/// The step's closing phase over the characters: the bodies move to the final poses while
+/// the events of step `events.0` are appended to `events.1` (side by side on the pool when
+/// `pooled`). One writes the collision world, the other the pending events, and both only
+/// read the characters.
+pub(crate) fn finish_gathered(
+    items: &[Gathered<'_>],
+    collision: &mut CollisionWorld,
+    events: (u64, &mut Vec<Event>),
+    pooled: bool,
+) {
+    phase!("spherewalk: bodies and events");
+    let (step, out) = events;
+    super::join(
+        pooled,
+        || sync_gathered(items, collision),
+        || {
+            let reports = items.iter().map(Gathered::report);
+            crate::events::collect_from(reports, step, out);
+        },
+    );
 }

@@ -93,13 +93,7 @@ fn ground_direction(v: &Vec3, up: &UnitVec3) -> Option<UnitVec3> {
     UnitVec3::try_new(project_on_plane(v, up), 1e-3)
 }
 
-/// Writes the intent of every wandering character: forward at its speed, turning at a rate
-/// redrawn every 1 to 3 s, and turning at full rate for a second after bumping a wall.
-pub fn wander_intents(world: &mut World, dt: Real) {
-    wander_intents_on(world, dt, false);
-}
-
-/// One wanderer's components, as [`wander_intents`] reads and writes them.
+/// One wanderer's components, as [`wander_intents_on`] reads and writes them.
 type Wandering<'a> = (
     &'a mut Wander,
     &'a Pose,
@@ -111,8 +105,9 @@ type Wandering<'a> = (
 #[cfg(feature = "parallel")]
 const WANDER_BATCH: u32 = 512;
 
-/// [`wander_intents`], in batches on rayon's pool when `parallel` is asked for and the
-/// `parallel` feature is on. Each wanderer reads and writes only its own components (its
+/// Writes the intent of every wandering character: forward at its speed, turning at a rate
+/// redrawn every 1 to 3 s, and turning at full rate for a second after bumping a wall. In
+/// batches on rayon's pool when `parallel` is asked for and the `parallel` feature is on. Each wanderer reads and writes only its own components (its
 /// random sequence included), so the result is the same either way.
 pub(crate) fn wander_intents_on(world: &mut World, dt: Real, parallel: bool) {
     let query = world.query_mut::<Wandering<'_>>();

@@ -1,21 +1,21 @@
-//! Systems: plain functions over the hecs [`hecs::World`] and the collision world, run in a
-//! fixed order by [`crate::Sim::step`]:
+//! Systems: plain functions over the hecs [`hecs::World`] and the collision world, each run
+//! by [`crate::Sim::step`] in this order (its outline, `step_systems`, names them):
 //!
 //! 1. [`move_platforms`] — kinematic platforms move and set their colliders' velocities, which
 //!    the motor step carries their riders by;
-//! 2. [`script_intents`], [`wander_intents`], [`player_intents`] — inputs write `MoveIntent`;
+//! 2. [`script_intents`], `wander_intents_on`, [`player_intents`] — inputs write `MoveIntent`;
 //! 3. [`apply_stances`] — crouch / stand up (only where the standing stack fits);
-//! 4. [`sync_bodies`] — every character's body collider moves to its pose;
-//! 5. [`step_characters`] — the motor step of every character (serial or parallel);
-//! 6. [`separate_characters`] — overlapping characters are pushed apart, half each, and the
-//!    bodies move to the final poses;
-//! 7. the step's events are read ([`crate::events::collect_events`]);
+//! 4. `place_bodies` — every character's body collider moves to its pose (with more than one
+//!    character);
+//! 5. `step_gathered` — the motor step of every character (serial or parallel);
+//! 6. `separate_gathered` — overlapping characters are pushed apart, half each;
+//! 7. `finish_gathered` — the bodies move to the final poses and the step's events are read;
 //! 8. [`launch_from_pads`] — characters standing on jump pads are thrown.
 //!
-//! Steps 4 to 7 each query the world when called on their own; the `Sim` queries the
-//! characters once and hands the list to all four (the same work, a few hundred instructions
-//! of hecs' fixed cost a query less each). It also skips steps 1 to 3 and 8 while no entity
-//! holds their component.
+//! The `Sim` queries the characters once a step and hands the list to steps 4 to 7 (a few
+//! hundred instructions of hecs' fixed cost a query less each). It skips steps 1 to 3 and 8
+//! while no entity holds their component. [`sync_bodies`] also puts every body back where its
+//! character stands after a snapshot is restored.
 
 pub(crate) use crate::lent::Lent;
 use hecs::World;
@@ -29,14 +29,13 @@ mod separate;
 mod stance;
 
 pub use crate::body::{body_pose, body_shape, sync_bodies};
-pub(crate) use gathered::{Gathered, gather, sync_gathered};
+pub(crate) use gathered::{finish_gathered, gather, place_bodies};
 pub(crate) use intent::wander_intents_on;
-pub use intent::{player_intents, script_intents, wander_intents};
+pub use intent::{player_intents, script_intents};
 pub(crate) use motor::step_gathered;
-pub use motor::{GravityCache, gravity_fields, step_characters};
+pub use motor::{GravityCache, gravity_fields};
 pub use pads::launch_from_pads;
 pub use platforms::{move_platforms, velocities};
-pub use separate::separate_characters;
 pub(crate) use separate::separate_gathered;
 pub use stance::apply_stances;
 

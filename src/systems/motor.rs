@@ -4,7 +4,7 @@
 //! collision world and writes only its own components.
 
 use super::Lent;
-use super::gathered::{Gathered, gather};
+use super::gathered::Gathered;
 use hecs::World;
 use spherewalk_core::{
     ContactHooks, GravityField, GravityFields, Real, StepInput, backend::Geometry,
@@ -106,21 +106,10 @@ impl GravityCache {
     }
 }
 
-/// Steps every character by `dt` seconds: remembers the previous pose, then runs the motor
-/// under the gravity of `fields` at its feet
-/// ([`crate::components::Character::gravity_point`]), with the game's contact `hooks`.
-pub fn step_characters(
-    world: &mut World,
-    collision: &dyn Geometry,
-    hooks: &(dyn ContactHooks + Sync),
-    fields: &GravityFields,
-    dt: Real,
-    parallel: bool,
-) {
-    step_gathered(&mut gather(world), collision, hooks, fields, dt, parallel);
-}
-
-/// [`step_characters`] of characters already gathered.
+/// Steps every gathered character by `dt` seconds: remembers the previous pose, then runs
+/// the motor under the gravity of `fields` at its feet
+/// ([`crate::components::Character::gravity_point`]), with the game's contact `hooks`; on
+/// rayon's pool when `parallel` (the same bits as serial).
 pub(crate) fn step_gathered(
     items: &mut [Gathered<'_>],
     collision: &dyn Geometry,

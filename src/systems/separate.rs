@@ -13,9 +13,7 @@
 
 use super::Lent;
 use super::gathered::Gathered;
-use crate::body::sync_bodies;
-use crate::components::{Body, Character};
-use hecs::World;
+use crate::components::Character;
 use spherewalk_core::crowd::{
     Crowd, Member, PassPool, Pool, SeparationScratch, resolve_push, separate,
 };
@@ -72,8 +70,7 @@ fn member<'a>((body, character, pose, _): &'a Pushed<'_>) -> Member<'a> {
 /// value: the passes look characters up by it, and read it from one stretch of memory).
 type Pushed<'a> = (ColliderId, &'a Character, &'a mut Pose, &'a mut MotorState);
 
-/// Pushes apart characters whose bodies overlap after the step (see the module docs) and
-/// moves the bodies to the final poses. With `parallel` (feature `parallel`) the pushes are
+/// Pushes apart characters whose bodies overlap after the step (see the module docs). With `parallel` (feature `parallel`) the pushes are
 /// found and applied on rayon's pool; each character reads the shared world and writes only
 /// itself, so the result is identical to the serial run.
 ///
@@ -82,22 +79,9 @@ type Pushed<'a> = (ColliderId, &'a Character, &'a mut Pose, &'a mut MotorState);
 /// their neighbours in the next) rather than through their body colliders, so those move only
 /// once, at the end. A character whose body collider the game removed from the world takes no
 /// part.
-pub fn separate_characters(world: &mut World, collision: &mut CollisionWorld, parallel: bool) {
-    {
-        let shared: &CollisionWorld = collision;
-        let items = world
-            .query_mut::<(&Body, &Character, &mut Pose, &mut MotorState)>()
-            .into_iter()
-            .filter(|(b, ..)| shared.get(b.0).is_some())
-            .map(|(b, character, pose, state)| (b.0, character, pose, state))
-            .collect();
-        separate_pushed(items, shared, parallel);
-    }
-    sync_bodies(world, collision);
-}
-
-/// [`separate_characters`] of characters already gathered, less the closing body sync (the
-/// caller's [`sync_gathered`], which may run beside other work).
+///
+/// The closing body sync is the caller's ([`super::finish_gathered`], which may run beside
+/// other work).
 pub(crate) fn separate_gathered(
     items: &mut [Gathered<'_>],
     collision: &CollisionWorld,
