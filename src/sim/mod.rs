@@ -429,36 +429,40 @@ impl Sim {
         // until it is done. Below a small pass's size only the motor steps use the pool (one
         // hand-over either way), and running the rest on a pool thread cost 5 % in scene A's
         // crowd of 100.
-        let pooled = self.pool_for(busy.characters);
-        systems::on_pool(pooled, || self.step_systems(busy, pooled));
+        let spread = self.spread(busy.characters);
+        systems::on_pool(spread.all, || self.step_systems(busy, spread));
     }
 
-    /// Whether work over `count` characters other than their motor steps goes to rayon's
-    /// pool: with [`Sim::parallel`], from [`crowd::SMALL_PASS`] characters up (below that,
-    /// handing the work round costs more than it saves).
-    fn pool_for(&self, count: usize) -> bool {
-        self.parallel && count >= crowd::SMALL_PASS
+    /// How a step of `count` characters spreads over threads, decided here once a step:
+    /// with [`Sim::parallel`] their motor steps and separation go to rayon's pool, and, from
+    /// [`crowd::SMALL_PASS`] characters up, the rest of the work too (below that, handing it
+    /// round costs more than it saves).
+    fn spread(&self, count: usize) -> Spread {
+        Spread {
+            characters: self.parallel,
+            all: self.parallel && count >= crowd::SMALL_PASS,
+        }
     }
 
-    /// [`Sim::step`]'s systems in order, given which optional ones have work and whether the
-    /// inputs and the closing phase use the pool ([`Sim::pool_for`]).
-    fn step_systems(&mut self, busy: systems::Busy, pooled: bool) {
+    /// [`Sim::step`]'s systems in order, given which optional ones have work and how the
+    /// step spreads over threads ([`Sim::spread`]).
+    fn step_systems(&mut self, busy: systems::Busy, spread: Spread) {
         let dt = self.clock.dt();
-        self.move_and_steer(busy, pooled, dt);
+        self.move_and_steer(busy, spread.all, dt);
         // The gravity fields, once for the characters' steps and the bodies'.
         let fields = self.gravity.fields_mut(&mut self.ecs);
         // Every character's components, gathered once for the phases that run over them all.
         let mut characters = systems::gather(&mut self.ecs);
         systems::place_bodies(&characters, &mut self.collision);
         let hooks = hooks_of(self.hooks.as_deref());
-        let (collision, parallel) = (&self.collision, self.parallel);
+        let (collision, parallel) = (&self.collision, spread.characters);
         dynamics::with_geometry(collision, self.physics.as_deref(), |geometry| {
             phase!("spherewalk: characters");
             systems::step_gathered(&mut characters, geometry, hooks, fields, dt, parallel);
         });
         systems::separate_gathered(&mut characters, &self.collision, parallel);
         let events = (self.steps, &mut self.events);
-        systems::finish_gathered(&characters, &mut self.collision, events, pooled);
+        systems::finish_gathered(&characters, &mut self.collision, events, spread.all);
         drop(characters);
         if busy.pads {
             phase!("spherewalk: pads");
@@ -568,6 +572,16 @@ pub fn interpolate(from: &Pose, to: &Pose, alpha: Real) -> Pose {
             .try_slerp(&to.orientation, t, 1e-6)
             .unwrap_or(to.orientation),
     }
+}
+
+/// How a step spreads its work over rayon's pool (see [`Sim::spread`]).
+#[derive(Clone, Copy, Debug)]
+struct Spread {
+    /// The characters' motor steps and separation run on the pool.
+    characters: bool,
+    /// The whole step runs on a pool thread, and the inputs and the closing phase use the
+    /// pool too.
+    all: bool,
 }
 
 /// The game's contact hooks, or none.
