@@ -23,6 +23,7 @@ use crate::systems;
 use hecs::{Entity, World};
 use spherewalk_core::crowd::{self, soft_filter, solid_filter};
 use spherewalk_core::motor::AdmitError;
+use spherewalk_core::walker::Tick;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Motor,
     MotorSettings, MotorState, MoveIntent, Pose, Real, SettingsError, SphereStack, WorldError,
@@ -454,11 +455,12 @@ impl Sim {
         // Every character's components, gathered once for the phases that run over them all.
         let mut characters = systems::gather(&mut self.ecs);
         systems::place_bodies(&characters, &mut self.collision);
-        let hooks = hooks_of(self.hooks.as_deref());
         let (collision, parallel) = (&self.collision, spread.characters);
+        let hooks = hooks_of(self.hooks.as_deref());
         dynamics::with_geometry(collision, self.physics.as_deref(), |geometry| {
             phase!("spherewalk: characters");
-            systems::step_gathered(&mut characters, geometry, hooks, fields, dt, parallel);
+            let tick = Tick::new(geometry, fields, dt).with_hooks(hooks);
+            systems::step_gathered(&mut characters, &tick, parallel);
         });
         systems::separate_gathered(&mut characters, &self.collision, parallel);
         let events = (self.steps, &mut self.events);

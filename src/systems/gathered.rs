@@ -8,6 +8,7 @@ use crate::components::{Character, LastStep, PreviousPose};
 use crate::events::Event;
 use hecs::{Entity, World};
 use smallvec::SmallVec;
+use spherewalk_core::walker::Walker;
 use spherewalk_core::{CollisionWorld, MotorState, MoveIntent, Pose};
 
 /// One character's components for a step. A character whose [`Body`] is missing has none to
@@ -35,6 +36,17 @@ impl Gathered<'_> {
     /// The character's entity and this step's report, for the events.
     pub(crate) fn report(&self) -> (Entity, &LastStep) {
         (self.entity, self.last)
+    }
+
+    /// The character as the core steps it.
+    pub(crate) fn walker(&mut self) -> Walker<'_> {
+        Walker {
+            motor: &self.character.motor,
+            pose: self.pose,
+            previous: &mut self.previous.0,
+            state: self.state,
+            report: &mut self.last.0,
+        }
     }
 }
 

@@ -6,10 +6,9 @@
 use super::Lent;
 use super::gathered::Gathered;
 use hecs::World;
-use spherewalk_core::{
-    ContactHooks, GravityField, GravityFields, Real, StepInput, backend::Geometry,
-    hooks::Surroundings, motor::StepScratch,
-};
+use spherewalk_core::motor::StepScratch;
+use spherewalk_core::walker::Tick;
+use spherewalk_core::{GravityField, GravityFields};
 use std::cell::RefCell;
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
@@ -106,46 +105,23 @@ impl GravityCache {
     }
 }
 
-/// Steps every gathered character by `dt` seconds: remembers the previous pose, then runs
-/// the motor under the gravity of `fields` at its feet
-/// ([`crate::components::Character::gravity_point`]), with the game's contact `hooks`; on
-/// rayon's pool when `parallel` (the same bits as serial).
-pub(crate) fn step_gathered(
-    items: &mut [Gathered<'_>],
-    collision: &dyn Geometry,
-    hooks: &(dyn ContactHooks + Sync),
-    fields: &GravityFields,
-    dt: Real,
-    parallel: bool,
-) {
-    // Gravity the same everywhere (the usual game) needs no point to look up.
-    let uniform = fields.uniform();
+/// Steps every gathered character through `tick` (the core's
+/// [`spherewalk_core::walker::Walker::step`]: the previous pose remembered, the gravity at
+/// its feet, the game's contact hooks); on rayon's pool when `parallel` (the same bits as
+/// serial).
+pub(crate) fn step_gathered(items: &mut [Gathered<'_>], tick: &Tick<'_>, parallel: bool) {
     // One scratch per thread, hot in cache, rather than one per character, kept by the
     // thread from step to step; a lone character steps in its own report's buffers, as hot
     // as the thread's, without swapping any in or out.
-    let step_one = |mut scratch: Option<&mut StepScratch>, c: &mut Gathered<'_>| {
-        c.previous.0 = *c.pose;
-        let gravity = uniform.unwrap_or_else(|| fields.at(&c.character.gravity_point(c.pose)));
-        let input = StepInput::new(*c.intent, gravity, dt);
-        let around = Surroundings::new(collision).with_hooks(hooks);
-        let report = &mut c.last.0;
-        if let Some(scratch) = scratch.as_deref_mut() {
-            report.swap_scratch(scratch);
-        }
-        c.character
-            .motor
-            .step(around, c.pose, c.state, &input, report);
-        if let Some(scratch) = scratch {
-            report.swap_scratch(scratch);
-        }
-    };
     if let [lone] = items {
-        step_one(None, lone);
+        let intent = *lone.intent;
+        lone.walker().step(tick, intent, None);
         return;
     }
     let lend = || Lent::take(&SPARE);
     super::for_each_init(items, parallel, lend, |scratch, c| {
-        step_one(Some(scratch), c);
+        let intent = *c.intent;
+        c.walker().step(tick, intent, Some(scratch));
     });
 }
 

@@ -226,4 +226,15 @@ impl Walker {
             shown: (transform.translation, transform.rotation),
         }
     }
+
+    /// The character as the core steps it.
+    pub(crate) fn core(&mut self) -> spherewalk_core::walker::Walker<'_> {
+        spherewalk_core::walker::Walker {
+            motor: &self.motor,
+            pose: &mut self.pose,
+            previous: &mut self.previous,
+            state: &mut self.state,
+            report: &mut self.report,
+        }
+    }
 }

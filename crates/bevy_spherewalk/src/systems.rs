@@ -21,10 +21,11 @@ use spherewalk_core::crowd::{
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
 use spherewalk_core::motor::{AdmitError, StepScratch};
+use spherewalk_core::walker::Tick;
 use spherewalk_core::world::QueryFilter;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, GravityFields, Motor, MoveIntent, Pose, StepInput,
-    UnitVec3, Vec3,
+    ColliderDesc, ColliderId, CollisionWorld, GravityFields, Motor, MoveIntent, Pose, UnitVec3,
+    Vec3,
 };
 
 /// The order the plugin takes entities in wherever order matters (collider ids, gravity
@@ -361,24 +362,13 @@ pub(crate) fn step_characters(
     mut characters: Query<(&mut Walker, &CharacterIntent)>,
     scratch: Local<Parallel<StepScratch>>,
 ) {
-    let dt = time.delta_secs();
-    let (world, fields) = (&cw.world, &cw.fields);
-    // Gravity the same everywhere needs no point to look up.
-    let uniform = fields.uniform();
+    let tick = Tick::new(&cw.world, &cw.fields, time.delta_secs());
     characters.par_iter_mut().for_each_init(
         || scratch.borrow_local_mut(),
         |scratch, (mut walker, intent)| {
-            let walker = &mut *walker;
-            walker.previous = walker.pose;
-            let gravity =
-                uniform.unwrap_or_else(|| fields.at(&walker.motor.gravity_point(&walker.pose)));
-            let input = StepInput::new(move_intent(intent), gravity, dt);
-            walker.report.swap_scratch(scratch);
-            let (pose, state) = (&mut walker.pose, &mut walker.state);
             walker
-                .motor
-                .step(world, pose, state, &input, &mut walker.report);
-            walker.report.swap_scratch(scratch);
+                .core()
+                .step(&tick, move_intent(intent), Some(scratch));
         },
     );
 }

@@ -115,6 +115,7 @@ mod settings;
 pub mod shape;
 mod state;
 mod step;
+pub mod walker;
 pub mod world;
 
 // The crate root: what a game uses to walk a character. The same names are in `prelude`.
