@@ -19,6 +19,14 @@
 
 pub(crate) use crate::lent::Lent;
 use hecs::World;
+use spherewalk_core::motor::StepScratch;
+use std::cell::RefCell;
+
+thread_local! {
+    /// Each thread's spare working buffers for the characters' motor steps and the
+    /// separation's resolves (one kind, never lent to both at once), kept between steps.
+    static SCRATCH: RefCell<StepScratch> = RefCell::default();
+}
 
 mod gathered;
 mod intent;

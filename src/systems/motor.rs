@@ -6,10 +6,8 @@
 use super::Lent;
 use super::gathered::Gathered;
 use hecs::World;
-use spherewalk_core::motor::StepScratch;
 use spherewalk_core::walker::Tick;
 use spherewalk_core::{GravityField, GravityFields};
-use std::cell::RefCell;
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
 /// validation were refused when spawned (see [`crate::Sim::add_gravity`]); any that slipped in
@@ -118,17 +116,13 @@ pub(crate) fn step_gathered(items: &mut [Gathered<'_>], tick: &Tick<'_>, paralle
         lone.walker().step(tick, intent, None);
         return;
     }
-    let lend = || Lent::take(&SPARE);
+    let lend = || Lent::take(&super::SCRATCH);
     super::for_each_init(items, parallel, lend, |scratch, c| {
         let intent = *c.intent;
         c.walker().step(tick, intent, Some(scratch));
     });
 }
 
-thread_local! {
-    /// Each thread's spare step scratch, between the motor system's runs.
-    static SPARE: RefCell<StepScratch> = RefCell::default();
-}
 
 #[cfg(test)]
 mod tests {

@@ -14,11 +14,9 @@
 use super::Lent;
 use super::gathered::Gathered;
 use crate::components::Character;
-use spherewalk_core::crowd::{
-    Crowd, Member, PassPool, Pool, SeparationScratch, resolve_push, separate,
-};
+use spherewalk_core::crowd::{Crowd, Member, PassPool, Pool, resolve_push, separate};
+use spherewalk_core::motor::StepScratch;
 use spherewalk_core::{ColliderId, CollisionWorld, MotorState, Pose, Vec3};
-use std::cell::RefCell;
 
 /// The runtime's [`Pool`]: rayon's when `parallel` is asked for and the `parallel` feature is
 /// on, else the calling thread.
@@ -127,17 +125,13 @@ fn separate_pushed(mut items: Vec<Pushed<'_>>, shared: &CollisionWorld, parallel
     let apply = |items: &mut Vec<Pushed<'_>>, pushes: &[(ColliderId, Vec3)], on: &On<'_>| {
         let mut moved = Crowd::pushed(items, |item| item.0, pushes);
         let resolve =
-            |scratch: &mut Lent<SeparationScratch>,
+            |scratch: &mut Lent<StepScratch>,
              ((_, c, pose, state), push): &mut (&mut Pushed<'_>, Vec3)| {
                 resolve_push(&c.motor, shared, (pose, state), push, scratch);
             };
-        let lend = || Lent::take(&SPARE);
+        let lend = || Lent::take(&super::SCRATCH);
         super::for_each_init(&mut moved, on.is_parallel(), lend, resolve);
     };
     separate(&pool, items.len(), &mut items, crowd_of, apply);
 }
 
-thread_local! {
-    /// Each thread's spare separation scratch, between the separation system's runs.
-    static SPARE: RefCell<SeparationScratch> = RefCell::default();
-}

@@ -15,8 +15,8 @@ use bevy::prelude::{
 use bevy::tasks::{ComputeTaskPool, ParallelSlice};
 use bevy::utils::Parallel;
 use spherewalk_core::crowd::{
-    Crowd, Member, PassPool, Pool, SeparationScratch, body_collider, body_pose, move_bodies,
-    resolve_push, separate, soft_filter, solid_filter,
+    Crowd, Member, PassPool, Pool, body_collider, body_pose, move_bodies, resolve_push, separate,
+    soft_filter, solid_filter,
 };
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
@@ -420,7 +420,7 @@ impl Pool for ComputePool {
 pub(crate) fn separate_characters(
     mut cw: ResMut<CharacterWorld>,
     mut walkers: Query<&mut Walker>,
-    scratch: Local<Parallel<SeparationScratch>>,
+    scratch: Local<Parallel<StepScratch>>,
 ) {
     let crowd_of = |(walkers, _): &(Query<&mut Walker>, &CollisionWorld),
                     only: Option<&[ColliderId]>,
@@ -439,7 +439,7 @@ pub(crate) fn separate_characters(
                  pushes: &[(ColliderId, Vec3)],
                  on: &PassPool<'_, ComputePool>| {
         let world: &CollisionWorld = world;
-        let resolve = |scratch: &mut SeparationScratch, mut walker: Mut<'_, Walker>| {
+        let resolve = |scratch: &mut StepScratch, mut walker: Mut<'_, Walker>| {
             let push = walker.body.and_then(|b| Crowd::push_of(pushes, b));
             if let Some(push) = push {
                 let w = &mut *walker;

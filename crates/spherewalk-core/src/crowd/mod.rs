@@ -24,8 +24,8 @@ mod separate;
 
 pub use pairs::overlapping_pairs;
 pub use separate::{
-    Crowd, MAX_SEPARATION_PASSES, Member, PassPool, SEPARATION_SLOP, SMALL_PASS, SeparationScratch,
-    resolve_push, separate,
+    Crowd, MAX_SEPARATION_PASSES, Member, PassPool, SEPARATION_SLOP, SMALL_PASS, resolve_push,
+    separate,
 };
 
 use crate::world::{CollisionWorld, QueryFilter, WorldError};

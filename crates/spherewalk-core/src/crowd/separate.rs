@@ -3,11 +3,10 @@
 //! each other, and are resolved again against the scenery.
 
 use super::{CHARACTER_LAYER, Pool, jobs, overlapping_pairs, soft_filter};
-use crate::backend::{Geometry, Primitive};
-use crate::contact::Hit;
+use crate::backend::Geometry;
 use crate::math::project_on_plane;
-use crate::phases::{ContactBuffer, Moving, PushBuffers, PushMode, StepContext, pushback};
-use crate::step::{REGION_SLACK, stack_box};
+use crate::phases::{Moving, PushBuffers, PushMode, StepContext, pushback};
+use crate::step::{REGION_SLACK, StepScratch, stack_box};
 use crate::world::QueryFilter;
 use crate::world::geometry::boxes_overlap;
 use crate::{ColliderId, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3};
@@ -496,18 +495,10 @@ fn deepest_overlap(
     best
 }
 
-/// Working buffers [`resolve_push`] reuses from character to character (one per thread).
-#[derive(Debug, Default)]
-pub struct SeparationScratch {
-    ids: Vec<ColliderId>,
-    prims: Vec<Primitive>,
-    contacts: ContactBuffer,
-    hits: Vec<Hit>,
-}
-
 /// Moves a character at `pose` by `push` (m, world; from [`Crowd::pushes`]), removes its
 /// velocity into the push from `state`, and resolves it against `world` without the other
-/// characters' bodies (which the push just cleared). `scratch` is working space.
+/// characters' bodies (which the push just cleared). `scratch` is working space: the step's
+/// own kind, so a host may keep one per thread for both.
 ///
 /// The resolve first looks only at what lies around the pushed stack, as far as a pushback
 /// out of what the push moved it into can take it (the push's length, twice the skin width
@@ -518,7 +509,7 @@ pub fn resolve_push(
     world: &dyn Geometry,
     (pose, state): (&mut Pose, &mut MotorState),
     push: &Vec3,
-    scratch: &mut SeparationScratch,
+    scratch: &mut StepScratch,
 ) {
     pose.position += push;
     if let Some(dir) = UnitVec3::try_new(*push, 1e-9) {
@@ -560,13 +551,13 @@ fn resolve_within(
     filter: &QueryFilter,
     (pose, state): (&mut Pose, &mut MotorState),
     (region, bounded): (&Aabb, bool),
-    scratch: &mut SeparationScratch,
+    scratch: &mut StepScratch,
 ) -> bool {
-    let SeparationScratch {
+    let StepScratch {
         ids,
         prims,
         contacts,
-        hits,
+        trial_hits: hits,
     } = scratch;
     prims.clear();
     world.gather_primitives(region, filter, ids, prims);
