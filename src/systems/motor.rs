@@ -123,7 +123,6 @@ pub(crate) fn step_gathered(items: &mut [Gathered<'_>], tick: &Tick<'_>, paralle
     });
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -134,4 +134,3 @@ fn separate_pushed(mut items: Vec<Pushed<'_>>, shared: &CollisionWorld, parallel
     };
     separate(&pool, items.len(), &mut items, crowd_of, apply);
 }
-
