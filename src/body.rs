@@ -48,8 +48,8 @@ pub fn reshape_body(collision: &mut CollisionWorld, body: Body, stack: &SphereSt
 
 /// Moves every character's [`Body`] collider to its pose (world), so the others collide with
 /// where it stands at the start of the step.
-pub fn sync_bodies(world: &World, collision: &mut CollisionWorld) {
-    move_bodies(world.query::<(&Body, &Pose)>().iter(), collision);
+pub fn sync_bodies(ecs: &World, collision: &mut CollisionWorld) {
+    move_bodies(ecs.query::<(&Body, &Pose)>().iter(), collision);
 }
 
 /// Moves each body collider to its character's pose (world), in one batch (the core's

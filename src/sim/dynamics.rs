@@ -45,6 +45,7 @@ pub(crate) fn step_bodies(
 ) {
     #[cfg(feature = "rapier")]
     if let Some(d) = dynamics {
+        phase!("spherewalk: dynamic bodies");
         super::physics::step_physics(ecs, d, collision, fields, dt);
     }
     #[cfg(not(feature = "rapier"))]

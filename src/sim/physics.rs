@@ -146,7 +146,7 @@ type Item<'a> = (
 /// then the knocks of the bodies that hit them. Characters without a [`BodySettings`]
 /// component use the defaults.
 pub(crate) fn step_physics(
-    world: &mut hecs::World,
+    ecs: &mut hecs::World,
     sim_physics: &mut SimPhysics,
     collision: &spherewalk_core::CollisionWorld,
     fields: &GravityFields,
@@ -154,10 +154,8 @@ pub(crate) fn step_physics(
 ) {
     let physics = &mut sim_physics.physics;
     let default = BodySettings::default();
-    let mut items: Vec<(Entity, Item<'_>)> = world
-        .query_mut::<(Entity, Item<'_>)>()
-        .into_iter()
-        .collect();
+    let mut items: Vec<(Entity, Item<'_>)> =
+        ecs.query_mut::<(Entity, Item<'_>)>().into_iter().collect();
     // Entity order: the pushes add up the same whatever hecs's layout.
     items.sort_by_key(|(e, _)| e.id());
     for (_, (character, body, pose, last, intent, _, settings)) in &items {

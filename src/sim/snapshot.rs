@@ -296,26 +296,26 @@ impl Sim {
 
 /// Sets or removes component `T` of `entity`, as `value` says: in place when the entity
 /// already has one (no archetype change), else by inserting it.
-fn put<T: hecs::Component + Clone>(world: &mut hecs::World, entity: Entity, value: Option<&T>) {
+fn put<T: hecs::Component + Clone>(ecs: &mut hecs::World, entity: Entity, value: Option<&T>) {
     match value {
         Some(v) => {
-            if let Ok(mut held) = world.get::<&mut T>(entity) {
+            if let Ok(mut held) = ecs.get::<&mut T>(entity) {
                 held.clone_from(v);
                 return;
             }
-            let _ = world.insert_one(entity, v.clone());
+            let _ = ecs.insert_one(entity, v.clone());
         }
         None => {
-            if world.satisfies::<&T>(entity) {
-                let _ = world.remove_one::<T>(entity);
+            if ecs.satisfies::<&T>(entity) {
+                let _ = ecs.remove_one::<T>(entity);
             }
         }
     }
 }
 
 /// The bits of every entity with component `T`, sorted.
-fn entities_with<T: hecs::Component>(world: &hecs::World) -> Vec<u64> {
-    let mut bits: Vec<u64> = world
+fn entities_with<T: hecs::Component>(ecs: &hecs::World) -> Vec<u64> {
+    let mut bits: Vec<u64> = ecs
         .query::<(Entity, &T)>()
         .iter()
         .map(|(e, _)| e.to_bits().get())

@@ -66,11 +66,10 @@ type Query<'a> = (
 /// an allocation.
 pub(crate) type GatheredList<'a> = SmallVec<[Gathered<'a>; 1]>;
 
-/// Every character of `world` (an entity with a [`Character`], a [`Pose`], a
+/// Every character of `ecs` (an entity with a [`Character`], a [`Pose`], a
 /// [`PreviousPose`], a [`MotorState`], a [`MoveIntent`] and a [`LastStep`]), in hecs' order.
-pub(crate) fn gather(world: &mut World) -> GatheredList<'_> {
-    world
-        .query_mut::<Query<'_>>()
+pub(crate) fn gather(ecs: &mut World) -> GatheredList<'_> {
+    ecs.query_mut::<Query<'_>>()
         .into_iter()
         .map(
             |(entity, body, character, pose, previous, state, intent, last)| Gathered {

@@ -11,7 +11,7 @@ use spherewalk_core::{GroundState, MotorState, MoveIntent, Pose, Real, UnitVec3,
 /// camera, projected onto the character's ground plane (so "forward" on a wall or a planet is
 /// where the camera looks along that surface), facing where it walks; a latched or buffered
 /// jump press; and the cut of a jump let go while rising (`dt` in s).
-pub fn player_intents(world: &mut World, dt: Real) {
+pub fn player_intents(ecs: &mut World, dt: Real) {
     type Player<'a> = (
         &'a mut PlayerInput,
         &'a Pose,
@@ -20,7 +20,7 @@ pub fn player_intents(world: &mut World, dt: Real) {
         Option<&'a LastStep>,
         Option<&'a mut Stance>,
     );
-    for (input, pose, intent, state, last, stance) in world.query_mut::<Player<'_>>() {
+    for (input, pose, intent, state, last, stance) in ecs.query_mut::<Player<'_>>() {
         let up = pose.up();
         let forward = ground_direction(&(input.camera * -Vec3::z()), &up)
             .or_else(|| ground_direction(&(input.camera * Vec3::y()), &up))
@@ -109,8 +109,8 @@ const WANDER_BATCH: u32 = 512;
 /// redrawn every 1 to 3 s, and turning at full rate for a second after bumping a wall. In
 /// batches on rayon's pool when `parallel` is asked for and the `parallel` feature is on. Each wanderer reads and writes only its own components (its
 /// random sequence included), so the result is the same either way.
-pub(crate) fn wander_intents_on(world: &mut World, dt: Real, parallel: bool) {
-    let query = world.query_mut::<Wandering<'_>>();
+pub(crate) fn wander_intents_on(ecs: &mut World, dt: Real, parallel: bool) {
+    let query = ecs.query_mut::<Wandering<'_>>();
     #[cfg(feature = "parallel")]
     if parallel {
         use rayon::prelude::*;
@@ -144,9 +144,9 @@ fn wander((wander, pose, intent, last): Wandering<'_>, dt: Real) {
 
 /// Writes the intent of every scripted character from its current command, then advances the
 /// script by `dt` seconds.
-pub fn script_intents(world: &mut World, dt: Real) {
+pub fn script_intents(ecs: &mut World, dt: Real) {
     for (script, pose, intent, stance) in
-        world.query_mut::<(&mut Script, &Pose, &mut MoveIntent, Option<&mut Stance>)>()
+        ecs.query_mut::<(&mut Script, &Pose, &mut MoveIntent, Option<&mut Stance>)>()
     {
         let command = script.current().copied();
         *intent = command.map_or_else(MoveIntent::default, |c| command_intent(&c, pose));

@@ -71,8 +71,8 @@ pub(crate) struct Busy {
 }
 
 impl Busy {
-    /// What `world` gives each optional system to do.
-    pub(crate) fn of(world: &World) -> Self {
+    /// What `ecs` gives each optional system to do.
+    pub(crate) fn of(ecs: &World) -> Self {
         use crate::components::{Character, JumpPad, Platform, Stance};
         use crate::input::{PlayerInput, Script, Wander};
         use std::any::TypeId;
@@ -92,7 +92,7 @@ impl Busy {
         let keys = wanted.map(type_key);
         let mut found = [false; 6];
         let mut characters = 0;
-        for archetype in world.archetypes().filter(|a| !a.is_empty()) {
+        for archetype in ecs.archetypes().filter(|a| !a.is_empty()) {
             for held in archetype.component_types() {
                 let key = type_key(held);
                 match keys.iter().position(|k| *k == key) {
@@ -269,7 +269,7 @@ mod tests {
     /// archetype left empty) no longer counts.
     #[test]
     fn busy_follows_the_components_held() {
-        let mut world = World::new();
+        let mut ecs = World::new();
         let idle = |b: Busy| {
             [
                 b.platforms,
@@ -280,10 +280,10 @@ mod tests {
                 b.pads,
             ]
         };
-        assert_eq!(idle(Busy::of(&world)), [false; 6]);
-        let walker = world.spawn((Wander::new(1.0, 1.0, 7), PlayerInput::default()));
+        assert_eq!(idle(Busy::of(&ecs)), [false; 6]);
+        let walker = ecs.spawn((Wander::new(1.0, 1.0, 7), PlayerInput::default()));
         assert_eq!(
-            idle(Busy::of(&world)),
+            idle(Busy::of(&ecs)),
             [false, false, true, true, false, false]
         );
         let mut collision = CollisionWorld::new();
@@ -291,12 +291,9 @@ mod tests {
             .insert(ColliderDesc::new(SharedShape::ball(1.0)))
             .expect("a finite ball");
         let launch = Vec3::new(0.0, 5.0, 0.0);
-        let pad = world.spawn((JumpPad { collider, launch },));
-        let script = world.spawn((Script::new(Vec::new(), false),));
-        assert_eq!(
-            idle(Busy::of(&world)),
-            [false, true, true, true, false, true]
-        );
+        let pad = ecs.spawn((JumpPad { collider, launch },));
+        let script = ecs.spawn((Script::new(Vec::new(), false),));
+        assert_eq!(idle(Busy::of(&ecs)), [false, true, true, true, false, true]);
         // Characters are counted in every archetype that holds them, and only there.
         let motor = spherewalk_core::Motor::new(
             spherewalk_core::SphereStack::capsule(1.8, 0.3, 3).expect("a capsule"),
@@ -306,19 +303,19 @@ mod tests {
         let character = || crate::components::Character {
             motor: motor.clone(),
         };
-        assert_eq!(Busy::of(&world).characters, 0);
-        let lone = world.spawn((character(),));
-        let wandering = world.spawn((character(), Wander::new(1.0, 1.0, 3)));
-        world.spawn((character(), Wander::new(1.0, 1.0, 5)));
-        assert_eq!(Busy::of(&world).characters, 3);
+        assert_eq!(Busy::of(&ecs).characters, 0);
+        let lone = ecs.spawn((character(),));
+        let wandering = ecs.spawn((character(), Wander::new(1.0, 1.0, 3)));
+        ecs.spawn((character(), Wander::new(1.0, 1.0, 5)));
+        assert_eq!(Busy::of(&ecs).characters, 3);
         for e in [walker, pad, script, lone, wandering] {
-            world.despawn(e).expect("spawned");
+            ecs.despawn(e).expect("spawned");
         }
-        assert_eq!(Busy::of(&world).characters, 1);
-        world.clear();
+        assert_eq!(Busy::of(&ecs).characters, 1);
+        ecs.clear();
         // The archetypes stay behind, empty.
-        assert!(world.archetypes().count() > 1);
-        assert_eq!(idle(Busy::of(&world)), [false; 6]);
-        assert_eq!(Busy::of(&world).characters, 0);
+        assert!(ecs.archetypes().count() > 1);
+        assert_eq!(idle(Busy::of(&ecs)), [false; 6]);
+        assert_eq!(Busy::of(&ecs).characters, 0);
     }
 }

@@ -12,13 +12,13 @@ use spherewalk_core::{GravityField, GravityFields};
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
 /// validation were refused when spawned (see [`crate::Sim::add_gravity`]); any that slipped in
 /// later are skipped.
-pub fn gravity_fields(world: &World) -> GravityFields {
-    fields_of(&spawned_fields(world))
+pub fn gravity_fields(ecs: &World) -> GravityFields {
+    fields_of(&spawned_fields(ecs))
 }
 
 /// The world's [`GravityField`] entities with their fields, in spawn (entity id) order.
-fn spawned_fields(world: &World) -> Vec<(hecs::Entity, GravityField)> {
-    let mut fields: Vec<(hecs::Entity, GravityField)> = world
+fn spawned_fields(ecs: &World) -> Vec<(hecs::Entity, GravityField)> {
+    let mut fields: Vec<(hecs::Entity, GravityField)> = ecs
         .query::<(hecs::Entity, &GravityField)>()
         .iter()
         .map(|(e, f)| (e, f.clone()))
@@ -51,33 +51,33 @@ pub struct GravityCache {
 }
 
 impl GravityCache {
-    /// The gravity fields of `world`'s [`GravityField`] entities, as [`gravity_fields`] makes
+    /// The gravity fields of `ecs`'s [`GravityField`] entities, as [`gravity_fields`] makes
     /// them.
-    pub fn fields(&mut self, world: &World) -> &GravityFields {
-        if !self.holds(world) {
-            self.rebuild(world);
+    pub fn fields(&mut self, ecs: &World) -> &GravityFields {
+        if !self.holds(ecs) {
+            self.rebuild(ecs);
         }
         &self.fields
     }
 
     /// [`Self::fields`] of a world the caller holds exclusively, which spares the check its
     /// borrow of each archetype (the `Sim`'s every step).
-    pub(crate) fn fields_mut(&mut self, world: &mut World) -> &GravityFields {
+    pub(crate) fn fields_mut(&mut self, ecs: &mut World) -> &GravityFields {
         let mut count = 0;
         let mut same = true;
-        for (entity, field) in world.query_mut::<(hecs::Entity, &GravityField)>() {
+        for (entity, field) in ecs.query_mut::<(hecs::Entity, &GravityField)>() {
             count += 1;
             same = same && self.seen_as(entity, field);
         }
         if !same || count != self.seen.len() {
-            self.rebuild(world);
+            self.rebuild(ecs);
         }
         &self.fields
     }
 
-    /// Builds the fields anew from `world`'s.
-    fn rebuild(&mut self, world: &World) {
-        self.seen = spawned_fields(world);
+    /// Builds the fields anew from `ecs`'s.
+    fn rebuild(&mut self, ecs: &World) {
+        self.seen = spawned_fields(ecs);
         self.fields = fields_of(&self.seen);
     }
 
@@ -90,8 +90,8 @@ impl GravityCache {
     }
 
     /// Whether the world's fields are the ones built from.
-    fn holds(&self, world: &World) -> bool {
-        let mut query = world.query::<(hecs::Entity, &GravityField)>();
+    fn holds(&self, ecs: &World) -> bool {
+        let mut query = ecs.query::<(hecs::Entity, &GravityField)>();
         let mut count = 0;
         for (entity, field) in query.iter() {
             count += 1;
@@ -134,37 +134,37 @@ mod tests {
     #[test]
     fn the_gravity_cache_follows_every_change_to_the_fields() {
         for exclusive in [false, true] {
-            let mut world = World::new();
+            let mut ecs = World::new();
             let mut cache = GravityCache::default();
             let at = Point3::new(1.0, 2.0, 3.0);
-            let pull = |cache: &mut GravityCache, world: &mut World| {
+            let pull = |cache: &mut GravityCache, ecs: &mut World| {
                 let fields = if exclusive {
-                    cache.fields_mut(world)
+                    cache.fields_mut(ecs)
                 } else {
-                    cache.fields(world)
+                    cache.fields(ecs)
                 };
-                assert_eq!(fields, &gravity_fields(world));
+                assert_eq!(fields, &gravity_fields(ecs));
                 fields.at(&at)
             };
-            let down = world.spawn((GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)),));
-            assert_eq!(pull(&mut cache, &mut world), Vec3::new(0.0, -9.81, 0.0));
+            let down = ecs.spawn((GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)),));
+            assert_eq!(pull(&mut cache, &mut ecs), Vec3::new(0.0, -9.81, 0.0));
             // Changed in place: a quarter of the strength.
-            if let Ok(mut field) = world.get::<&mut GravityField>(down) {
+            if let Ok(mut field) = ecs.get::<&mut GravityField>(down) {
                 *field = GravityField::uniform(Vec3::new(0.0, -2.45, 0.0));
             }
-            assert_eq!(pull(&mut cache, &mut world), Vec3::new(0.0, -2.45, 0.0));
+            assert_eq!(pull(&mut cache, &mut ecs), Vec3::new(0.0, -2.45, 0.0));
             // Another field of higher priority takes over.
             let side = GravityField {
                 priority: 5,
                 ..GravityField::uniform(Vec3::new(3.0, 0.0, 0.0))
             };
-            let side = world.spawn((side,));
-            assert_eq!(pull(&mut cache, &mut world), Vec3::new(3.0, 0.0, 0.0));
+            let side = ecs.spawn((side,));
+            assert_eq!(pull(&mut cache, &mut ecs), Vec3::new(3.0, 0.0, 0.0));
             // Gone again.
-            world.despawn(side).expect("spawned");
-            assert_eq!(pull(&mut cache, &mut world), Vec3::new(0.0, -2.45, 0.0));
-            world.despawn(down).expect("spawned");
-            assert_eq!(pull(&mut cache, &mut world), Vec3::zeros());
+            ecs.despawn(side).expect("spawned");
+            assert_eq!(pull(&mut cache, &mut ecs), Vec3::new(0.0, -2.45, 0.0));
+            ecs.despawn(down).expect("spawned");
+            assert_eq!(pull(&mut cache, &mut ecs), Vec3::zeros());
         }
     }
 }

@@ -7,8 +7,8 @@ use spherewalk_core::MotorState;
 /// Throws every character that ends the step stably grounded on a [`JumpPad`]'s collider
 /// ([`MotorState::launch`] with the pad's launch velocity, m/s, world). Where pads share a
 /// collider, the first spawned wins.
-pub fn launch_from_pads(world: &mut World) {
-    let mut pads: Vec<(u32, JumpPad)> = world
+pub fn launch_from_pads(ecs: &mut World) {
+    let mut pads: Vec<(u32, JumpPad)> = ecs
         .query::<(hecs::Entity, &JumpPad)>()
         .iter()
         .map(|(e, pad)| (e.id(), *pad))
@@ -17,7 +17,7 @@ pub fn launch_from_pads(world: &mut World) {
         return;
     }
     pads.sort_by_key(|(id, _)| *id);
-    for state in world.query_mut::<&mut MotorState>() {
+    for state in ecs.query_mut::<&mut MotorState>() {
         let Some(hit) = state.stable_ground() else {
             continue;
         };

@@ -9,8 +9,8 @@ use spherewalk_core::{CollisionWorld, Real};
 /// game code gave it) and sets the collider's velocities (world) to that motion over `dt`: linear, the move of its origin;
 /// angular, its turn. Runs before the characters step: the motor carries a character grounded
 /// on the collider by those velocities.
-pub fn move_platforms(world: &mut World, collision: &mut CollisionWorld, dt: Real) {
-    for platform in world.query_mut::<&mut Platform>() {
+pub fn move_platforms(ecs: &mut World, collision: &mut CollisionWorld, dt: Real) {
+    for platform in ecs.query_mut::<&mut Platform>() {
         let before = platform.pose;
         let after = match platform.motion {
             PlatformMotion::Driven => platform.target.take().unwrap_or(before),

@@ -12,9 +12,9 @@ use spherewalk_core::{CollisionWorld, Pose};
 /// character crouched, and a crouched shape wider than the standing one waits for room. A
 /// refused change is tried again next step. Resizes the character's [`Body`] collider to
 /// match.
-pub fn apply_stances(world: &mut World, collision: &mut CollisionWorld) {
+pub fn apply_stances(ecs: &mut World, collision: &mut CollisionWorld) {
     for (stance, character, pose, body) in
-        world.query_mut::<(&mut Stance, &mut Character, &Pose, Option<&Body>)>()
+        ecs.query_mut::<(&mut Stance, &mut Character, &Pose, Option<&Body>)>()
     {
         if stance.want_crouch == stance.crouching {
             continue;
