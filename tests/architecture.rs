@@ -44,6 +44,15 @@ fn blocks(text: &str, info: &str) -> Vec<String> {
     out
 }
 
+/// The first fenced block of `text` whose fence starts with "```" + `info` (`what` names it
+/// in a failure).
+fn first_block(text: &str, info: &str, what: &str) -> String {
+    blocks(text, info)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md has no {what}"))
+}
+
 /// `text` without its fenced blocks (a block's lines are code, not paths the map names).
 fn prose(text: &str) -> String {
     let mut fenced = false;
@@ -205,10 +214,7 @@ fn a_missing_path_is_seen() {
 #[test]
 fn the_crate_graph_and_table_name_every_workspace_member() {
     let text = map();
-    let graph = blocks(&text, "text")
-        .into_iter()
-        .next()
-        .expect("a crate graph");
+    let graph = first_block(&text, "text", "crate graph");
     let names: BTreeSet<&str> = graph
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
         .collect();
@@ -229,10 +235,7 @@ fn the_crate_graph_and_table_name_every_workspace_member() {
 #[test]
 fn the_outline_block_is_the_code_outline() {
     let text = map();
-    let outline = blocks(&text, "rust")
-        .into_iter()
-        .next()
-        .expect("an outline block");
+    let outline = first_block(&text, "rust", "outline block");
     let body = function_body(&read("crates/spherewalk-core/src/step/mod.rs"), "attempt");
     let code = code_lines(&body);
     let mut at = 0;

@@ -107,8 +107,9 @@ const WANDER_BATCH: u32 = 512;
 
 /// Writes the intent of every wandering character: forward at its speed, turning at a rate
 /// redrawn every 1 to 3 s, and turning at full rate for a second after bumping a wall. In
-/// batches on rayon's pool when `parallel` is asked for and the `parallel` feature is on. Each wanderer reads and writes only its own components (its
-/// random sequence included), so the result is the same either way.
+/// batches on rayon's pool when `parallel` is asked for and the `parallel` feature is on.
+/// Each wanderer reads and writes only its own components (its random sequence included),
+/// so the result is the same either way.
 pub(crate) fn wander_intents_on(ecs: &mut World, dt: Real, parallel: bool) {
     let query = ecs.query_mut::<Wandering<'_>>();
     #[cfg(feature = "parallel")]

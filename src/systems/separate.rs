@@ -68,9 +68,10 @@ fn member<'a>((body, character, pose, _): &'a Pushed<'_>) -> Member<'a> {
 /// value: the passes look characters up by it, and read it from one stretch of memory).
 type Pushed<'a> = (ColliderId, &'a Character, &'a mut Pose, &'a mut MotorState);
 
-/// Pushes apart characters whose bodies overlap after the step (see the module docs). With `parallel` (feature `parallel`) the pushes are
-/// found and applied on rayon's pool; each character reads the shared world and writes only
-/// itself, so the result is identical to the serial run.
+/// Pushes apart characters whose bodies overlap after the step (see the module docs). With
+/// `parallel` (feature `parallel`) the pushes are found and applied on rayon's pool; each
+/// character reads the shared world and writes only itself, so the result is identical to
+/// the serial run.
 ///
 /// Each pass finds overlapping characters among their poses directly (a sorted cell grid
 /// joined with itself: over all of them in the first pass, over those the last pass moved and

@@ -335,6 +335,9 @@ fn crosses_front(mesh: &TriMesh, a: &Point3, b: &Point3) -> bool {
 /// Soaks `count` wanderers (3 and 5 spheres, alternately) for `seconds` on `level`.
 pub fn soak(level: &Level, count: usize, seconds: Real, seed: u64) -> SoakResult {
     let motors = [soak_motor(3), soak_motor(5)];
+    // SOAK_DEBUG (set to anything) prints each walker that leaves the level, loses stable
+    // ground, flickers or is trapped.
+    let debug = std::env::var_os("SOAK_DEBUG").is_some();
     let mut rng = Rng(seed);
     // Twice as many places as wanderers: the rest replace those that fall into a hole.
     let mut points = spawns(level, &motors[0], 2 * count, &mut rng);
@@ -411,7 +414,7 @@ pub fn soak(level: &Level, count: usize, seconds: Real, seed: u64) -> SoakResult
                 continue;
             }
             if w.pose.position.y < bottom {
-                if std::env::var("SOAK_DEBUG").is_ok() {
+                if debug {
                     println!(
                         "{} walker {index} left at step {step} from {:?}, last grounded {:?}",
                         level.name, before.position, w.last_ground
@@ -444,7 +447,7 @@ pub fn soak(level: &Level, count: usize, seconds: Real, seed: u64) -> SoakResult
             }
             if depth > MAX_DEPTH {
                 result.over += 1;
-                if std::env::var("SOAK_DEBUG").is_ok() {
+                if debug {
                     println!(
                         "{} walker {index} step {step} {:.1} mm: before {:?} {state_before:?} after {:?} intent {:?} state {:?} report up={} clamp={} ground={:?} exh={} crushed={} motor_pen={} hits={:?}",
                         level.name,
@@ -483,7 +486,7 @@ pub fn soak(level: &Level, count: usize, seconds: Real, seed: u64) -> SoakResult
             match (was_grounded, grounded, w.lost) {
                 (true, false, _) => {
                     w.lost = Some((step, w.report.jumped));
-                    if std::env::var("SOAK_DEBUG").is_ok() {
+                    if debug {
                         println!(
                             "{} walker {index} lost stable ground at step {step} at {:?}: {:?} hit={:?} climbed={} clamp={} exh={} crushed={}",
                             level.name,
@@ -503,7 +506,7 @@ pub fn soak(level: &Level, count: usize, seconds: Real, seed: u64) -> SoakResult
                 (false, true, Some((at, jumped))) => {
                     if !jumped && step - at <= FLICKER_STEPS {
                         result.flickers += 1;
-                        if std::env::var("SOAK_DEBUG").is_ok() {
+                        if debug {
                             println!(
                                 "{} walker {index} flickered: steps {at} to {step}",
                                 level.name
@@ -517,7 +520,7 @@ pub fn soak(level: &Level, count: usize, seconds: Real, seed: u64) -> SoakResult
             // Trapped: a 5 s window never 0.25 m from where it started.
             w.window_far = w.window_far.max((w.pose.position - w.window_start).norm());
             if (step + 1) % TRAP_WINDOW == 0 {
-                if w.window_far < TRAP_DISTANCE && std::env::var("SOAK_DEBUG").is_ok() {
+                if w.window_far < TRAP_DISTANCE && debug {
                     println!(
                         "{} walker {index} trapped at step {step} at {:?} {:?} v={:?} hit={:?} hits={:?} heading={}",
                         level.name,

@@ -84,18 +84,22 @@ impl Walker<'_> {
     /// [`Motor::step`] runs under [`Self::gravity`] for `tick.dt()` seconds. With `scratch`
     /// (a thread's working buffers, hot in cache) the step works in those instead of the
     /// report's own; the report keeps its own afterwards.
-    pub fn step(&mut self, tick: &Tick<'_>, intent: MoveIntent, scratch: Option<&mut StepScratch>) {
+    pub fn step(
+        &mut self,
+        tick: &Tick<'_>,
+        intent: MoveIntent,
+        mut scratch: Option<&mut StepScratch>,
+    ) {
         *self.previous = *self.pose;
         let input = StepInput::new(intent, self.gravity(tick), tick.dt);
         let around = Surroundings::new(tick.geometry).with_hooks(tick.hooks);
-        let Some(scratch) = scratch else {
-            self.motor
-                .step(around, self.pose, self.state, &input, self.report);
-            return;
-        };
-        self.report.swap_scratch(scratch);
+        if let Some(scratch) = scratch.as_deref_mut() {
+            self.report.swap_scratch(scratch);
+        }
         self.motor
             .step(around, self.pose, self.state, &input, self.report);
-        self.report.swap_scratch(scratch);
+        if let Some(scratch) = scratch {
+            self.report.swap_scratch(scratch);
+        }
     }
 }
