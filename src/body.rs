@@ -3,10 +3,10 @@
 
 use crate::lent::Lent;
 use hecs::World;
-use spherewalk_core::crowd::{self, body_collider};
+use spherewalk_core::crowd;
 pub use spherewalk_core::crowd::{CHARACTER_LAYER, body_pose};
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{ColliderId, CollisionWorld, Pose, SphereStack, WorldError, math::Iso};
+use spherewalk_core::{ColliderId, CollisionWorld, Pose, SphereStack, math::Iso};
 use std::cell::RefCell;
 
 /// The character's own collider in the shared [`CollisionWorld`]: a compound of its spheres
@@ -18,19 +18,6 @@ pub struct Body(pub ColliderId);
 /// The collider of a character's body: a compound of its spheres (character-local frame).
 pub fn body_shape(stack: &SphereStack) -> SharedShape {
     stack.body_shape()
-}
-
-/// Inserts the body of a character of `stack` at `pose` (world): the core's
-/// [`body_collider`].
-///
-/// # Errors
-/// [`WorldError`] when the collision world refuses it (a non-finite pose).
-pub fn insert_body(
-    collision: &mut CollisionWorld,
-    stack: &SphereStack,
-    pose: &Pose,
-) -> Result<Body, WorldError> {
-    collision.insert(body_collider(stack, pose)).map(Body)
 }
 
 /// Resizes a body to `stack` (crouching, standing up, a restored snapshot) and puts it at
@@ -49,29 +36,29 @@ pub fn reshape_body(collision: &mut CollisionWorld, body: Body, stack: &SphereSt
 /// Moves every character's [`Body`] collider to its pose (world), so the others collide with
 /// where it stands at the start of the step.
 pub fn sync_bodies(ecs: &World, collision: &mut CollisionWorld) {
-    move_bodies(ecs.query::<(&Body, &Pose)>().iter(), collision);
+    let mut bodies = ecs.query::<(&Body, &Pose)>();
+    move_bodies(bodies.iter().map(|(body, pose)| (body.0, pose)), collision);
 }
 
 /// Moves each body collider to its character's pose (world), in one batch (the core's
 /// [`move_bodies`]).
 pub(crate) fn move_bodies<'a>(
-    bodies: impl Iterator<Item = (&'a Body, &'a Pose)>,
+    bodies: impl Iterator<Item = (ColliderId, &'a Pose)>,
     collision: &mut CollisionWorld,
 ) {
     let mut moves = Lent::take(&MOVES);
-    let bodies = bodies.map(|(body, pose)| (body.0, pose));
     // NOTE: bodies are inserted by the runtime with finite poses, and the motor never makes a
-    // pose non-finite; a refused batch (a body the game removed) leaves them where they were.
+    // pose non-finite; a body the game removed stays removed, and the others move.
     if let Err(e) = crowd::move_bodies(collision, bodies, &mut moves) {
-        log::warn!("bodies not moved this step: {e}");
+        log::warn!("a body not moved this step: {e}");
     }
 }
 
 /// Moves one body collider to its character's pose (world): [`move_bodies`] of one body.
-pub(crate) fn move_body(body: &Body, pose: &Pose, collision: &mut CollisionWorld) {
+pub(crate) fn move_body(body: ColliderId, pose: &Pose, collision: &mut CollisionWorld) {
     // NOTE: as in `move_bodies`, a body the game removed stays removed.
-    if let Err(e) = collision.set_pose(body.0, body_pose(pose)) {
-        log::warn!("body {:?} not moved this step: {e}", body.0);
+    if let Err(e) = collision.set_pose(body, body_pose(pose)) {
+        log::warn!("body {body:?} not moved this step: {e}");
     }
 }
 

@@ -3,7 +3,7 @@
 use hecs::Entity;
 use spherewalk_core::motor::StepEvent;
 
-use crate::components::LastStep;
+use spherewalk_core::StepReport;
 
 /// What happened to a character during a step: the core's [`StepEvent`], read from the
 /// step's report.
@@ -24,14 +24,14 @@ pub struct Event {
 /// in any order), fixed step number `step`, to `out`, ordered by entity id, then landed /
 /// left ground / jumped / climbed / crushed / hits in contact order.
 pub(crate) fn collect_from<'a>(
-    reports: impl IntoIterator<Item = (Entity, &'a LastStep)>,
+    reports: impl IntoIterator<Item = (Entity, &'a StepReport)>,
     step: u64,
     out: &mut Vec<Event>,
 ) {
     let start = out.len();
     // Most steps have no event: those are passed over without building their list.
-    for (entity, last) in reports.into_iter().filter(|(_, last)| last.0.has_events()) {
-        out.extend(last.0.events().map(|kind| Event { step, entity, kind }));
+    for (entity, report) in reports.into_iter().filter(|(_, r)| r.has_events()) {
+        out.extend(report.events().map(|kind| Event { step, entity, kind }));
     }
     out[start..].sort_by_key(|e| e.entity.id());
 }

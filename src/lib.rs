@@ -69,7 +69,7 @@ pub use input::Input;
 pub use schedule::{FixedStep, ScheduleError};
 pub use sim::{
     CHARACTER_LAYER, CharacterDesc, CharacterError, CharacterView, MAX_PENDING_EVENTS,
-    PlatformError, Sim, Snapshot, SnapshotError, SpawnError, TuneError, interpolate,
+    PlatformError, Sim, Snapshot, SnapshotError, SpawnError, TuneError,
 };
 
 /// The hecs ECS the runtime is built on (re-exported so games use the same version).

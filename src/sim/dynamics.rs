@@ -15,23 +15,41 @@ pub(crate) type Dynamics = super::physics::SimPhysics;
 #[cfg(not(feature = "rapier"))]
 pub(crate) enum Dynamics {}
 
-/// `step(geometry)` with the geometry the characters meet this step: `collision`, with the
-/// dynamic bodies layered over it when there are some.
-pub(crate) fn with_geometry<R>(
-    collision: &CollisionWorld,
-    dynamics: Option<&Dynamics>,
-    step: impl FnOnce(&dyn Geometry) -> R,
-) -> R {
+/// The geometry the characters meet in a step: the scenery, with the dynamic bodies layered
+/// over it when there are some.
+pub(crate) enum StepGeometry<'a> {
+    /// The collision world alone.
+    Scenery(&'a CollisionWorld),
+    /// The collision world with rapier's bodies over it.
+    #[cfg(feature = "rapier")]
+    Layered(spherewalk_rapier::Layered<'a>),
+}
+
+impl StepGeometry<'_> {
+    /// The geometry, as the motor reads it.
+    pub(crate) fn get(&self) -> &dyn Geometry {
+        match self {
+            Self::Scenery(world) => *world,
+            #[cfg(feature = "rapier")]
+            Self::Layered(layered) => layered,
+        }
+    }
+}
+
+/// The geometry the characters meet this step: `collision`, with the dynamic bodies layered
+/// over it when there are some.
+pub(crate) fn geometry<'a>(
+    collision: &'a CollisionWorld,
+    dynamics: Option<&'a Dynamics>,
+) -> StepGeometry<'a> {
     #[cfg(feature = "rapier")]
     if let Some(d) = dynamics {
-        return step(&spherewalk_rapier::Layered::new(
-            collision,
-            d.physics.geometry(),
-        ));
+        let rapier = d.physics.geometry();
+        return StepGeometry::Layered(spherewalk_rapier::Layered::new(collision, rapier));
     }
     #[cfg(not(feature = "rapier"))]
     let _ = dynamics;
-    step(collision)
+    StepGeometry::Scenery(collision)
 }
 
 /// Steps the dynamic bodies `dt` seconds after the characters moved, under `fields`' gravity,

@@ -12,16 +12,15 @@ pub use access::{CharacterError, CharacterView};
 pub use snapshot::{Snapshot, SnapshotError};
 pub use tuning::TuneError;
 
-use crate::body::insert_body;
 use crate::components::{
     Body, Character, JumpPad, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
 };
 use crate::events::Event;
 use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
-use crate::systems;
+use crate::systems::{self, Threads};
 use hecs::{Entity, World};
-use spherewalk_core::crowd::{self, soft_filter, solid_filter};
+use spherewalk_core::crowd::{self, soft_filter};
 use spherewalk_core::motor::AdmitError;
 use spherewalk_core::walker::Tick;
 use spherewalk_core::{
@@ -123,6 +122,22 @@ pub enum SpawnError {
     /// A jump pad's launch velocity holds NaN or infinity (m/s).
     #[error("a jump pad's launch velocity must be finite, got {0:?}")]
     BadLaunch([Real; 3]),
+}
+
+impl SpawnError {
+    /// The error of character `name` that the core's admission refused.
+    fn refused(name: &str, refused: AdmitError) -> Self {
+        let name = name.to_owned();
+        match refused {
+            AdmitError::NonFinitePose => Self::NonFinitePose { name },
+            AdmitError::Buried { depth, height } => Self::Buried {
+                name,
+                depth,
+                height,
+            },
+            AdmitError::Body(e) => Self::World(e),
+        }
+    }
 }
 
 /// Why [`Sim::drive_platform`] refused a pose.
@@ -339,53 +354,20 @@ impl Sim {
             // The same rule the stance system's resizes meet later.
             desc.settings.check_scale(crouched)?;
         }
-        if let Err(refused) = motor.admit(&self.collision, &desc.pose) {
-            let name = desc.name;
-            return Err(match refused {
-                AdmitError::NonFinitePose => SpawnError::NonFinitePose { name },
-                AdmitError::Buried { depth, height } => SpawnError::Buried {
-                    name,
-                    depth,
-                    height,
-                },
-            });
-        }
-        let body = if desc.solid {
-            let body = insert_body(&mut self.collision, &desc.stack, &desc.pose)?;
-            self.names.insert(body.0, desc.name.clone());
-            let filter = solid_filter(motor.filter(), body.0);
-            motor = motor.with_filter(filter);
-            Some(body)
-        } else {
-            None
-        };
-        let mut builder = hecs::EntityBuilder::new();
-        builder.add_bundle((
-            Character { motor },
-            desc.pose,
-            PreviousPose(desc.pose),
-            MotorState::default(),
-            MoveIntent::default(),
-            LastStep::default(),
-            Name(desc.name),
-        ));
+        let (motor, body) = crowd::admit(motor, &mut self.collision, &desc.pose, desc.solid)
+            .map_err(|refused| SpawnError::refused(&desc.name, refused))?;
+        let body = body.map(Body);
         if let Some(body) = body {
-            builder.add(body);
+            self.names.insert(body.0, desc.name.clone());
         }
-        if let Some(crouched) = desc.crouched {
-            builder.add(Stance::new(desc.stack, crouched));
-        }
-        match desc.input {
-            Input::None => &mut builder,
-            Input::Player(p) => builder.add(p),
-            Input::Wander(w) => builder.add(w),
-            Input::Script(s) => builder.add(s),
-        };
-        let entity = self.ecs.spawn(builder.build());
+        let pose = desc.pose;
+        let entity = self.ecs.spawn(character_builder(motor, body, desc).build());
         #[cfg(feature = "rapier")]
         if body.is_some() {
-            self.add_physics_body(entity, &desc.pose);
+            self.add_physics_body(entity, &pose);
         }
+        #[cfg(not(feature = "rapier"))]
+        let _ = pose;
         Ok(entity)
     }
 
@@ -431,7 +413,7 @@ impl Sim {
         // hand-over either way), and running the rest on a pool thread cost 5 % in scene A's
         // crowd of 100.
         let spread = self.spread(busy.characters);
-        systems::on_pool(spread.all, || self.step_systems(busy, spread));
+        spread.all.run(|| self.step_systems(busy, spread));
     }
 
     /// How a step of `count` characters spreads over threads, decided here once a step:
@@ -439,9 +421,12 @@ impl Sim {
     /// [`crowd::SMALL_PASS`] characters up, the rest of the work too (below that, handing it
     /// round costs more than it saves).
     fn spread(&self, count: usize) -> Spread {
+        let all = self.parallel && count >= crowd::SMALL_PASS;
         Spread {
-            characters: self.parallel,
-            all: self.parallel && count >= crowd::SMALL_PASS,
+            characters: Threads {
+                parallel: self.parallel,
+            },
+            all: Threads { parallel: all },
         }
     }
 
@@ -449,20 +434,18 @@ impl Sim {
     /// step spreads over threads ([`Sim::spread`]).
     fn step_systems(&mut self, busy: systems::Busy, spread: Spread) {
         let dt = self.clock.dt();
-        self.move_and_steer(busy, spread.all, dt);
+        self.move_and_steer(busy, spread.all.parallel, dt);
         // The gravity fields, once for the characters' steps and the bodies'.
         let fields = self.gravity.fields_mut(&mut self.ecs);
         // Every character's components, gathered once for the phases that run over them all.
         let mut characters = systems::gather(&mut self.ecs);
         systems::place_bodies(&characters, &mut self.collision);
-        let (collision, parallel) = (&self.collision, spread.characters);
         let hooks = hooks_of(self.hooks.as_deref());
-        dynamics::with_geometry(collision, self.physics.as_deref(), |geometry| {
-            phase!("spherewalk: characters");
-            let tick = Tick::new(geometry, fields, dt).with_hooks(hooks);
-            systems::step_gathered(&mut characters, &tick, parallel);
-        });
-        systems::separate_gathered(&mut characters, &self.collision, parallel);
+        let geometry = dynamics::geometry(&self.collision, self.physics.as_deref());
+        let tick = Tick::new(geometry.get(), fields, dt).with_hooks(hooks);
+        systems::step_gathered(&mut characters, &tick, spread.characters);
+        let walkers = characters.iter_mut().map(|c| &mut c.walker);
+        crowd::separate(&spread.characters, &self.collision, walkers);
         let events = (self.steps, &mut self.events);
         systems::finish_gathered(&characters, &mut self.collision, events, spread.all);
         drop(characters);
@@ -559,31 +542,45 @@ impl Sim {
     pub fn render_pose(&self, entity: Entity) -> Option<Pose> {
         let mut q = self.ecs.query_one::<(&PreviousPose, &Pose)>(entity);
         let (previous, current) = q.get().ok()?;
-        Some(interpolate(&previous.0, current, self.alpha()))
-    }
-}
-
-/// The pose `alpha` (0..1) of the way from `from` to `to`: positions lerped, orientations
-/// slerped along the shortest arc.
-pub fn interpolate(from: &Pose, to: &Pose, alpha: Real) -> Pose {
-    let t = alpha.clamp(0.0, 1.0);
-    Pose {
-        position: from.position + (to.position - from.position) * t,
-        orientation: from
-            .orientation
-            .try_slerp(&to.orientation, t, 1e-6)
-            .unwrap_or(to.orientation),
+        Some(previous.0.interpolate(current, self.alpha()))
     }
 }
 
 /// How a step spreads its work over rayon's pool (see [`Sim::spread`]).
 #[derive(Clone, Copy, Debug)]
 struct Spread {
-    /// The characters' motor steps and separation run on the pool.
-    characters: bool,
-    /// The whole step runs on a pool thread, and the inputs and the closing phase use the
-    /// pool too.
-    all: bool,
+    /// Where the characters' motor steps and separation run.
+    characters: Threads,
+    /// Where the whole step runs (a pool thread when pooled), and the inputs and the
+    /// closing phase.
+    all: Threads,
+}
+
+/// The components of a character of `desc` admitted with `motor` and `body`.
+fn character_builder(motor: Motor, body: Option<Body>, desc: CharacterDesc) -> hecs::EntityBuilder {
+    let mut builder = hecs::EntityBuilder::new();
+    builder.add_bundle((
+        Character { motor },
+        desc.pose,
+        PreviousPose(desc.pose),
+        MotorState::default(),
+        MoveIntent::default(),
+        LastStep::default(),
+        Name(desc.name),
+    ));
+    if let Some(body) = body {
+        builder.add(body);
+    }
+    if let Some(crouched) = desc.crouched {
+        builder.add(Stance::new(desc.stack, crouched));
+    }
+    match desc.input {
+        Input::None => &mut builder,
+        Input::Player(p) => builder.add(p),
+        Input::Wander(w) => builder.add(w),
+        Input::Script(s) => builder.add(s),
+    };
+    builder
 }
 
 /// The game's contact hooks, or none.

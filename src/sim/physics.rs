@@ -38,33 +38,7 @@ impl Sim {
     /// Gravity for bodies comes from the sim's gravity fields, like the characters'.
     pub fn enable_physics(&mut self) -> &mut Physics {
         if self.physics.is_none() {
-            let mut physics = Physics::new();
-            physics.params.dt = self.dt();
-            let platform_ids: Vec<ColliderId> = self
-                .ecs
-                .query::<&Platform>()
-                .iter()
-                .map(|p| p.collider)
-                .collect();
-            let mut platforms = Vec::new();
-            for (id, c) in self.collision.iter() {
-                if c.layers & CHARACTER_LAYER != 0 {
-                    continue;
-                }
-                if platform_ids.contains(&id) {
-                    let body = rp::RigidBodyBuilder::kinematic_position_based().pose(c.pose);
-                    let body = physics.bodies.insert(body);
-                    let collider = rp::ColliderBuilder::new(c.shape.clone());
-                    physics
-                        .colliders
-                        .insert_with_parent(collider, body, &mut physics.bodies);
-                    platforms.push((id, body));
-                } else {
-                    let fixed = rp::ColliderBuilder::new(c.shape.clone()).position(c.pose);
-                    physics.colliders.insert(fixed);
-                }
-            }
-            self.physics = Some(Box::new(SimPhysics { physics, platforms }));
+            self.physics = Some(Box::new(self.mirror_scenery()));
             let solid: Vec<(Entity, Pose)> = self
                 .ecs
                 .query::<(Entity, &Pose, &crate::components::Body)>()
@@ -83,6 +57,35 @@ impl Sim {
             })
         });
         &mut made.physics
+    }
+
+    /// A rapier world stepping every `dt` with the scenery mirrored in it: fixed colliders
+    /// for the static ones, kinematic bodies for the platforms' (characters' bodies left
+    /// out).
+    fn mirror_scenery(&self) -> SimPhysics {
+        let mut physics = Physics::new();
+        physics.params.dt = self.dt();
+        let mut query = self.ecs.query::<&Platform>();
+        let platform_ids: Vec<ColliderId> = query.iter().map(|p| p.collider).collect();
+        let mut platforms = Vec::new();
+        for (id, c) in self.collision.iter() {
+            if c.layers & CHARACTER_LAYER != 0 {
+                continue;
+            }
+            if platform_ids.contains(&id) {
+                let body = rp::RigidBodyBuilder::kinematic_position_based().pose(c.pose);
+                let body = physics.bodies.insert(body);
+                let collider = rp::ColliderBuilder::new(c.shape.clone());
+                physics
+                    .colliders
+                    .insert_with_parent(collider, body, &mut physics.bodies);
+                platforms.push((id, body));
+            } else {
+                let fixed = rp::ColliderBuilder::new(c.shape.clone()).position(c.pose);
+                physics.colliders.insert(fixed);
+            }
+        }
+        SimPhysics { physics, platforms }
     }
 
     /// The rapier world, when [`Sim::enable_physics`] turned it on.

@@ -128,9 +128,20 @@ impl Sim {
     /// Everything that changes as the Sim steps, for [`Sim::restore`]. Pending events are not
     /// part of it: a restore drops them, and the steps run again make them anew.
     pub fn snapshot(&self) -> Snapshot {
-        let mut characters: Vec<CharacterState> = self
-            .ecs
-            .query::<CharacterItem<'_>>()
+        Snapshot {
+            steps: self.steps,
+            accumulator: self.clock.accumulator(),
+            characters: self.character_states(),
+            platforms: self.platform_states(),
+            #[cfg(feature = "rapier")]
+            physics: self.physics.as_ref().map(|p| Box::new(p.physics.save())),
+        }
+    }
+
+    /// Every character's saved state, in entity order.
+    fn character_states(&self) -> Vec<CharacterState> {
+        let mut query = self.ecs.query::<CharacterItem<'_>>();
+        let mut characters: Vec<CharacterState> = query
             .iter()
             .map(
                 |(e, c, pose, prev, state, intent, last, stance, player, wander, script)| {
@@ -151,9 +162,13 @@ impl Sim {
             )
             .collect();
         characters.sort_by_key(|c| c.entity);
-        let mut platforms: Vec<PlatformState> = self
-            .ecs
-            .query::<(Entity, &Platform)>()
+        characters
+    }
+
+    /// Every platform's saved state with its collider's velocities, in entity order.
+    fn platform_states(&self) -> Vec<PlatformState> {
+        let mut query = self.ecs.query::<(Entity, &Platform)>();
+        let mut platforms: Vec<PlatformState> = query
             .iter()
             .map(|(e, p)| {
                 let c = self.collision.get(p.collider);
@@ -166,14 +181,7 @@ impl Sim {
             })
             .collect();
         platforms.sort_by_key(|p| p.entity);
-        Snapshot {
-            steps: self.steps,
-            accumulator: self.clock.accumulator(),
-            characters,
-            platforms,
-            #[cfg(feature = "rapier")]
-            physics: self.physics.as_ref().map(|p| Box::new(p.physics.save())),
-        }
+        platforms
     }
 
     /// Puts the Sim back in the state `snapshot` saw: stepping on from here gives the same

@@ -3,51 +3,25 @@
 //! events. The `Sim` queries once and hands the list to all of them, since with few
 //! characters a step's hecs queries cost more than the phases' own work.
 
+use super::Threads;
 use crate::body::{Body, move_bodies, move_body};
 use crate::components::{Character, LastStep, PreviousPose};
 use crate::events::Event;
 use hecs::{Entity, World};
 use smallvec::SmallVec;
+use spherewalk_core::crowd::Pool;
 use spherewalk_core::walker::Walker;
 use spherewalk_core::{CollisionWorld, MotorState, MoveIntent, Pose};
 
-/// One character's components for a step. A character whose [`Body`] is missing has none to
-/// move and takes no part in the separation.
+/// One character's components for a step, as the core steps it. A character whose [`Body`]
+/// is missing has none to move and takes no part in the separation.
 pub(crate) struct Gathered<'a> {
     /// The character's entity.
     pub(crate) entity: Entity,
-    /// Its body collider, if it has one.
-    pub(crate) body: Option<&'a Body>,
-    /// Its motor.
-    pub(crate) character: &'a Character,
-    /// Its pose (world).
-    pub(crate) pose: &'a mut Pose,
-    /// The pose before this step.
-    pub(crate) previous: &'a mut PreviousPose,
-    /// Its motor state.
-    pub(crate) state: &'a mut MotorState,
     /// What its input asks of this step.
-    pub(crate) intent: &'a MoveIntent,
-    /// This step's report.
-    pub(crate) last: &'a mut LastStep,
-}
-
-impl Gathered<'_> {
-    /// The character's entity and this step's report, for the events.
-    pub(crate) fn report(&self) -> (Entity, &LastStep) {
-        (self.entity, self.last)
-    }
-
-    /// The character as the core steps it.
-    pub(crate) fn walker(&mut self) -> Walker<'_> {
-        Walker {
-            motor: &self.character.motor,
-            pose: self.pose,
-            previous: &mut self.previous.0,
-            state: self.state,
-            report: &mut self.last.0,
-        }
-    }
+    pub(crate) intent: MoveIntent,
+    /// Its motor, body, poses, state and report.
+    pub(crate) walker: Walker<'a>,
 }
 
 /// The components hecs hands out for a [`Gathered`].
@@ -74,13 +48,15 @@ pub(crate) fn gather(ecs: &mut World) -> GatheredList<'_> {
         .map(
             |(entity, body, character, pose, previous, state, intent, last)| Gathered {
                 entity,
-                body,
-                character,
-                pose,
-                previous,
-                state,
-                intent,
-                last,
+                intent: *intent,
+                walker: Walker {
+                    motor: &character.motor,
+                    body: body.map(|b| b.0),
+                    pose,
+                    previous: &mut previous.0,
+                    state,
+                    report: &mut last.0,
+                },
             },
         )
         .collect()
@@ -90,13 +66,13 @@ pub(crate) fn gather(ecs: &mut World) -> GatheredList<'_> {
 pub(crate) fn sync_gathered(items: &[Gathered<'_>], collision: &mut CollisionWorld) {
     // One body moves on its own, without the batch's list to fill and sort.
     if let [lone] = items {
-        if let Some(body) = lone.body {
-            move_body(body, lone.pose, collision);
+        if let Some(body) = lone.walker.body {
+            move_body(body, lone.walker.pose, collision);
         }
         return;
     }
-    let bodies = items.iter().filter_map(|c| Some((c.body?, &*c.pose)));
-    move_bodies(bodies, collision);
+    let walkers = items.iter().map(|c| &c.walker);
+    move_bodies(walkers.filter_map(|w| Some((w.body?, &*w.pose))), collision);
 }
 
 /// The bodies stand where their characters start the step, for the others' steps to meet.
@@ -111,22 +87,21 @@ pub(crate) fn place_bodies(items: &[Gathered<'_>], collision: &mut CollisionWorl
 }
 
 /// The step's closing phase over the characters: the bodies move to the final poses while
-/// the events of step `events.0` are appended to `events.1` (side by side on the pool when
-/// `pooled`). One writes the collision world, the other the pending events, and both only
-/// read the characters.
+/// the events of step `events.0` are appended to `events.1` (side by side on `pool`). One
+/// writes the collision world, the other the pending events, and both only read the
+/// characters.
 pub(crate) fn finish_gathered(
     items: &[Gathered<'_>],
     collision: &mut CollisionWorld,
     events: (u64, &mut Vec<Event>),
-    pooled: bool,
+    pool: Threads,
 ) {
     phase!("spherewalk: bodies and events");
     let (step, out) = events;
-    super::join(
-        pooled,
+    pool.join(
         || sync_gathered(items, collision),
         || {
-            let reports = items.iter().map(Gathered::report);
+            let reports = items.iter().map(|c| (c.entity, &*c.walker.report));
             crate::events::collect_from(reports, step, out);
         },
     );

@@ -8,7 +8,12 @@
 //! 4. `place_bodies` — every character's body collider moves to its pose (with more than one
 //!    character);
 //! 5. `step_gathered` — the motor step of every character (serial or parallel);
-//! 6. `separate_gathered` — overlapping characters are pushed apart, half each;
+//! 6. the core's [`spherewalk_core::crowd::separate`] — overlapping characters are pushed
+//!    apart, half each, in each one's ground plane (nobody is lifted onto a head), lose their
+//!    velocity into each other and are resolved again against the scenery, pass after pass
+//!    until nobody overlaps. During the step every character collides with the others'
+//!    bodies where they stood at its start (so stepping in parallel gives the same result as
+//!    in series): two walking into each other can end it overlapping by both step lengths;
 //! 7. `finish_gathered` — the bodies move to the final poses and the step's events are read;
 //! 8. [`launch_from_pads`] — characters standing on jump pads are thrown.
 //!
@@ -17,24 +22,15 @@
 //! while no entity holds their component. [`sync_bodies`] also puts every body back where its
 //! character stands after a snapshot is restored.
 
-pub(crate) use crate::lent::Lent;
 use hecs::World;
-use spherewalk_core::motor::StepScratch;
-use std::cell::RefCell;
-
-thread_local! {
-    /// Each thread's spare working buffers for the characters' motor steps and the
-    /// separation's resolves (one kind, never lent to both at once), kept between steps.
-    static SCRATCH: RefCell<StepScratch> = RefCell::default();
-}
 
 mod gathered;
 mod intent;
 mod motor;
 mod pads;
 mod platforms;
-mod separate;
 mod stance;
+mod threads;
 
 pub use crate::body::{body_pose, body_shape, sync_bodies};
 pub(crate) use gathered::{finish_gathered, gather, place_bodies};
@@ -44,8 +40,8 @@ pub(crate) use motor::step_gathered;
 pub use motor::{GravityCache, gravity_fields};
 pub use pads::launch_from_pads;
 pub use platforms::{move_platforms, velocities};
-pub(crate) use separate::separate_gathered;
 pub use stance::apply_stances;
+pub(crate) use threads::Threads;
 
 /// Which of the step's optional systems have anything to do: whether any entity holds the
 /// component each one runs over. [`crate::Sim::step`] skips the idle ones: one pass over the
@@ -141,121 +137,6 @@ fn type_key(id: std::any::TypeId) -> u64 {
     fold.finish()
 }
 
-/// `a()` and `b()`, side by side on rayon's pool when `parallel` is asked for and the
-/// `parallel` feature is on, else one after the other. For two phases that touch disjoint
-/// data, so the order never shows.
-pub(crate) fn join<A: Send, B: Send>(
-    parallel: bool,
-    a: impl FnOnce() -> A + Send,
-    b: impl FnOnce() -> B + Send,
-) -> (A, B) {
-    #[cfg(feature = "parallel")]
-    if parallel {
-        return rayon::join(a, b);
-    }
-    let _ = parallel;
-    (a(), b())
-}
-
-/// `f()` on one of rayon's pool threads when `parallel` is asked for and the `parallel`
-/// feature is on (the calling thread waits), else on the calling thread. Parallel work that
-/// `f` starts is then split from a pool thread, which takes part in it, instead of being
-/// handed over from outside the pool and waited for each time.
-pub(crate) fn on_pool<R: Send>(parallel: bool, f: impl FnOnce() -> R + Send) -> R {
-    #[cfg(feature = "parallel")]
-    if parallel {
-        return rayon::scope(|_| f());
-    }
-    let _ = parallel;
-    f()
-}
-
-/// Chunks per pool thread a parallel run cuts its items into: enough for the threads to even
-/// out uneven items between them, few enough that each chunk pays its set-up once for many.
-#[cfg(feature = "parallel")]
-const CHUNKS_PER_THREAD: usize = 8;
-
-/// The chunk length (items) a parallel run over `len` items cuts them into.
-#[cfg(feature = "parallel")]
-fn chunk_len(len: usize) -> usize {
-    len.div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD)
-        .max(1)
-}
-
-/// Runs `f` on every item, on rayon's pool when `parallel` is asked for and the `parallel`
-/// feature is on, else in order, lending it a value made by `init`: one per chunk of items on
-/// the pool, one for the whole serial run. `f` must touch only its own item (and shared
-/// reads), and use the value for working buffers only (the same result whatever it held
-/// before), so both ways give identical results.
-pub(crate) fn for_each_init<T: Send, S>(
-    items: &mut [T],
-    parallel: bool,
-    init: impl Fn() -> S + Sync + Send,
-    f: impl Fn(&mut S, &mut T) + Sync + Send,
-) {
-    #[cfg(feature = "parallel")]
-    if parallel {
-        use rayon::prelude::*;
-        let chunk = chunk_len(items.len());
-        items.par_chunks_mut(chunk).for_each(|chunk| {
-            let mut value = init();
-            chunk.iter_mut().for_each(|item| f(&mut value, item));
-        });
-        return;
-    }
-    let _ = parallel;
-    let mut value = init();
-    items.iter_mut().for_each(|item| f(&mut value, item));
-}
-
-/// `items.filter_map(f)` in order, computed on rayon's pool when `parallel` is asked for and
-/// the `parallel` feature is on (chunks as [`for_each_init`] cuts them, their lists joined in
-/// order); the output order is the input order either way. `f` borrows a value made by
-/// `init` (one per chunk of items on the pool, one for a serial run), for working buffers
-/// only: its result must not depend on what the value held before.
-pub(crate) fn filter_map_init<T: Sync, U: Send, S>(
-    items: &[T],
-    parallel: bool,
-    init: impl Fn() -> S + Sync + Send,
-    f: impl Fn(&mut S, &T) -> Option<U> + Sync + Send,
-) -> Vec<U> {
-    #[cfg(feature = "parallel")]
-    if parallel {
-        use rayon::prelude::*;
-        let parts: Vec<Vec<U>> = items
-            .par_chunks(chunk_len(items.len()))
-            .map(|chunk| {
-                let mut value = init();
-                chunk
-                    .iter()
-                    .filter_map(|item| f(&mut value, item))
-                    .collect()
-            })
-            .collect();
-        return parts.into_iter().flatten().collect();
-    }
-    let _ = parallel;
-    let mut value = init();
-    items
-        .iter()
-        .filter_map(|item| f(&mut value, item))
-        .collect()
-}
-
-/// Sorts `items`, on rayon's pool when `parallel` is asked for and the `parallel` feature is
-/// on. Unstable: equal items may end in either order, so both ways give the same result only
-/// where no two items are equal (the callers sort items with distinct indices).
-pub(crate) fn sort_unstable<T: Ord + Send>(items: &mut [T], parallel: bool) {
-    #[cfg(feature = "parallel")]
-    if parallel {
-        use rayon::slice::ParallelSliceMut;
-        items.par_sort_unstable();
-        return;
-    }
-    let _ = parallel;
-    items.sort_unstable();
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,22 +145,24 @@ mod tests {
     use spherewalk_core::parry3d::shape::SharedShape;
     use spherewalk_core::{ColliderDesc, CollisionWorld, Vec3};
 
+    /// Which optional systems [`Busy::of`] finds work for, as flags in its field order.
+    fn idle(b: Busy) -> [bool; 6] {
+        [
+            b.platforms,
+            b.scripts,
+            b.wanders,
+            b.players,
+            b.stances,
+            b.pads,
+        ]
+    }
+
     /// The step skips a system only while no entity holds its component: each one is seen
     /// on its own and beside others, and a component whose last holder is gone (its
     /// archetype left empty) no longer counts.
     #[test]
     fn busy_follows_the_components_held() {
         let mut ecs = World::new();
-        let idle = |b: Busy| {
-            [
-                b.platforms,
-                b.scripts,
-                b.wanders,
-                b.players,
-                b.stances,
-                b.pads,
-            ]
-        };
         assert_eq!(idle(Busy::of(&ecs)), [false; 6]);
         let walker = ecs.spawn((Wander::new(1.0, 1.0, 7), PlayerInput::default()));
         assert_eq!(
@@ -294,7 +177,19 @@ mod tests {
         let pad = ecs.spawn((JumpPad { collider, launch },));
         let script = ecs.spawn((Script::new(Vec::new(), false),));
         assert_eq!(idle(Busy::of(&ecs)), [false, true, true, true, false, true]);
-        // Characters are counted in every archetype that holds them, and only there.
+        for e in [walker, pad, script] {
+            ecs.despawn(e).expect("spawned");
+        }
+        // The archetypes stay behind, empty.
+        assert!(ecs.archetypes().count() > 1);
+        assert_eq!(idle(Busy::of(&ecs)), [false; 6]);
+    }
+
+    /// Characters are counted in every archetype that holds them, and only there; despawned
+    /// ones leave their archetypes empty and uncounted.
+    #[test]
+    fn busy_counts_the_characters_held() {
+        let mut ecs = World::new();
         let motor = spherewalk_core::Motor::new(
             spherewalk_core::SphereStack::capsule(1.8, 0.3, 3).expect("a capsule"),
             spherewalk_core::MotorSettings::default(),
@@ -304,18 +199,16 @@ mod tests {
             motor: motor.clone(),
         };
         assert_eq!(Busy::of(&ecs).characters, 0);
+        let walker = ecs.spawn((Wander::new(1.0, 1.0, 7),));
         let lone = ecs.spawn((character(),));
         let wandering = ecs.spawn((character(), Wander::new(1.0, 1.0, 3)));
         ecs.spawn((character(), Wander::new(1.0, 1.0, 5)));
         assert_eq!(Busy::of(&ecs).characters, 3);
-        for e in [walker, pad, script, lone, wandering] {
+        for e in [walker, lone, wandering] {
             ecs.despawn(e).expect("spawned");
         }
         assert_eq!(Busy::of(&ecs).characters, 1);
         ecs.clear();
-        // The archetypes stay behind, empty.
-        assert!(ecs.archetypes().count() > 1);
-        assert_eq!(idle(Busy::of(&ecs)), [false; 6]);
         assert_eq!(Busy::of(&ecs).characters, 0);
     }
 }

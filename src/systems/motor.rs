@@ -3,9 +3,10 @@
 //! (feature `parallel`) with bit-identical results: each character reads only the shared
 //! collision world and writes only its own components.
 
-use super::Lent;
+use super::Threads;
 use super::gathered::Gathered;
 use hecs::World;
+use spherewalk_core::crowd::Pool;
 use spherewalk_core::walker::Tick;
 use spherewalk_core::{GravityField, GravityFields};
 
@@ -105,21 +106,18 @@ impl GravityCache {
 
 /// Steps every gathered character through `tick` (the core's
 /// [`spherewalk_core::walker::Walker::step`]: the previous pose remembered, the gravity at
-/// its feet, the game's contact hooks); on rayon's pool when `parallel` (the same bits as
-/// serial).
-pub(crate) fn step_gathered(items: &mut [Gathered<'_>], tick: &Tick<'_>, parallel: bool) {
+/// its feet, the game's contact hooks) on `pool` (the same bits on any).
+pub(crate) fn step_gathered(items: &mut [Gathered<'_>], tick: &Tick<'_>, pool: Threads) {
     // One scratch per thread, hot in cache, rather than one per character, kept by the
     // thread from step to step; a lone character steps in its own report's buffers, as hot
     // as the thread's, without swapping any in or out.
+    phase!("spherewalk: characters");
     if let [lone] = items {
-        let intent = *lone.intent;
-        lone.walker().step(tick, intent, None);
+        lone.walker.step(tick, lone.intent, None);
         return;
     }
-    let lend = || Lent::take(&super::SCRATCH);
-    super::for_each_init(items, parallel, lend, |scratch, c| {
-        let intent = *c.intent;
-        c.walker().step(tick, intent, Some(scratch));
+    pool.for_each(items, |scratch, c| {
+        c.walker.step(tick, c.intent, Some(scratch))
     });
 }
 

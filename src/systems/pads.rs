@@ -5,8 +5,8 @@ use hecs::World;
 use spherewalk_core::MotorState;
 
 /// Throws every character that ends the step stably grounded on a [`JumpPad`]'s collider
-/// ([`MotorState::launch`] with the pad's launch velocity, m/s, world). Where pads share a
-/// collider, the first spawned wins.
+/// (the core's [`MotorState::launch_from_pad`] with the pad's launch velocity, m/s, world).
+/// Where pads share a collider, the first spawned wins.
 pub fn launch_from_pads(ecs: &mut World) {
     let mut pads: Vec<(u32, JumpPad)> = ecs
         .query::<(hecs::Entity, &JumpPad)>()
@@ -17,12 +17,11 @@ pub fn launch_from_pads(ecs: &mut World) {
         return;
     }
     pads.sort_by_key(|(id, _)| *id);
+    let launch_of = |collider| {
+        let pad = pads.iter().find(|(_, p)| p.collider == collider);
+        pad.map(|(_, p)| p.launch)
+    };
     for state in ecs.query_mut::<&mut MotorState>() {
-        let Some(hit) = state.stable_ground() else {
-            continue;
-        };
-        if let Some((_, pad)) = pads.iter().find(|(_, p)| p.collider == hit.collider) {
-            state.launch(pad.launch);
-        }
+        state.launch_from_pad(launch_of);
     }
 }

@@ -231,6 +231,7 @@ impl Walker {
     pub(crate) fn core(&mut self) -> spherewalk_core::walker::Walker<'_> {
         spherewalk_core::walker::Walker {
             motor: &self.motor,
+            body: self.body,
             pose: &mut self.pose,
             previous: &mut self.previous,
             state: &mut self.state,

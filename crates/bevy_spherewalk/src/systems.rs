@@ -12,20 +12,16 @@ use bevy::prelude::{
     ChildOf, Commands, Entity, Fixed, Has, Local, MessageWriter, Mut, Query, Ref,
     RemovedComponents, Res, ResMut, Time, Transform, TransformHelper,
 };
-use bevy::tasks::{ComputeTaskPool, ParallelSlice};
+use bevy::tasks::{ComputeTaskPool, ParallelSlice, ParallelSliceMut};
 use bevy::utils::Parallel;
-use spherewalk_core::crowd::{
-    Crowd, Member, PassPool, Pool, body_collider, body_pose, move_bodies, resolve_push, separate,
-    soft_filter, solid_filter,
-};
+use spherewalk_core::crowd::{self, Pool, body_pose, move_bodies, separate, soft_filter};
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
 use spherewalk_core::motor::{AdmitError, StepScratch};
 use spherewalk_core::walker::Tick;
 use spherewalk_core::world::QueryFilter;
 use spherewalk_core::{
-    ColliderDesc, ColliderId, CollisionWorld, GravityFields, Motor, MoveIntent, Pose, UnitVec3,
-    Vec3,
+    ColliderDesc, ColliderId, GravityFields, Motor, MoveIntent, Pose, UnitVec3, Vec3,
 };
 
 /// The order the plugin takes entities in wherever order matters (collider ids, gravity
@@ -261,9 +257,9 @@ fn admit(
     if !character.solid {
         motor = motor.with_filter(soft_filter(&QueryFilter::default()));
     }
-    if let Err(refused) = motor.admit(&cw.world, pose) {
-        let (translation, rotation) = pose.to_glam();
-        return Err(match refused {
+    let (translation, rotation) = pose.to_glam();
+    let (motor, body) = crowd::admit(motor, &mut cw.world, pose, character.solid).map_err(
+        |refused| match refused {
             AdmitError::NonFinitePose => RefusalReason::NonFinitePose {
                 translation,
                 rotation,
@@ -273,16 +269,14 @@ fn admit(
                 depth,
                 height,
             },
-        });
+            AdmitError::Body(e) => RefusalReason::Body(e),
+        },
+    )?;
+    if let Some(id) = body {
+        cw.bodies.insert(entity, id);
+        cw.owners.insert(id, entity);
     }
-    if !character.solid {
-        return Ok((motor, None));
-    }
-    let id = cw.world.insert(body_collider(motor.stack(), pose))?;
-    cw.bodies.insert(entity, id);
-    cw.owners.insert(id, entity);
-    let filter = solid_filter(motor.filter(), id);
-    Ok((motor.with_filter(filter), Some(id)))
+    Ok((motor, body))
 }
 
 /// Takes the body of `entity` (if any) out of the character world.
@@ -373,20 +367,27 @@ pub(crate) fn step_characters(
     );
 }
 
-/// Bevy's compute task pool as the crowd pass's [`Pool`] (the calling thread when the pool
-/// was never started or has one thread).
-struct ComputePool;
+/// Bevy's compute task pool as the core's [`Pool`] (the calling thread when the pool was
+/// never started or has one thread), lending each thread its working buffers from `scratch`.
+struct ComputePool<'a> {
+    scratch: &'a Parallel<StepScratch>,
+}
 
-impl ComputePool {
+impl ComputePool<'_> {
     /// The task pool, when it has more than one thread.
     fn threads() -> Option<&'static bevy::tasks::TaskPool> {
         ComputeTaskPool::try_get()
             .map(|pool| &**pool)
             .filter(|pool| pool.thread_num() > 1)
     }
+
+    /// `items` in chunks for `pool`'s threads, about four each.
+    fn chunk(pool: &bevy::tasks::TaskPool, items: usize) -> usize {
+        items.div_ceil(pool.thread_num() * 4).max(1)
+    }
 }
 
-impl Pool for ComputePool {
+impl Pool for ComputePool<'_> {
     fn is_parallel(&self) -> bool {
         Self::threads().is_some()
     }
@@ -399,74 +400,50 @@ impl Pool for ComputePool {
         let Some(pool) = Self::threads() else {
             return items.iter().map(f).collect();
         };
-        let chunk = items.len().div_ceil(pool.thread_num() * 4).max(1);
         let each = |_, chunk: &[T]| chunk.iter().map(&f).collect::<Vec<U>>();
-        items
-            .par_chunk_map(pool, chunk, each)
-            .into_iter()
-            .flatten()
-            .collect()
+        let chunks = items.par_chunk_map(pool, Self::chunk(pool, items.len()), each);
+        chunks.into_iter().flatten().collect()
     }
 
     fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
         items.sort_unstable();
     }
+
+    fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
+        f(&mut self.scratch.borrow_local_mut())
+    }
+
+    fn for_each<T: Send>(
+        &self,
+        items: &mut [T],
+        f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
+    ) {
+        let Some(pool) = Self::threads() else {
+            return self.lend(|scratch| items.iter_mut().for_each(|item| f(scratch, item)));
+        };
+        let each = |_, chunk: &mut [T]| {
+            self.lend(|scratch| chunk.iter_mut().for_each(|item| f(scratch, item)));
+        };
+        let chunk = Self::chunk(pool, items.len());
+        let mut items = items;
+        items.par_chunk_map_mut(pool, chunk, each);
+    }
 }
 
 /// Pushes apart the solid characters that overlap after their steps (the core's
-/// [`separate`]: [`Crowd`] passes of half each, in each one's ground plane, then resolved
-/// against the scenery, until nobody overlaps), then moves every body to its character's final
-/// pose.
+/// [`separate`]: passes of half each, in each one's ground plane, then resolved against the
+/// scenery, until nobody overlaps), then moves every body to its character's final pose.
 pub(crate) fn separate_characters(
     mut cw: ResMut<CharacterWorld>,
     mut walkers: Query<&mut Walker>,
     scratch: Local<Parallel<StepScratch>>,
 ) {
-    let crowd_of = |(walkers, _): &(Query<&mut Walker>, &CollisionWorld),
-                    only: Option<&[ColliderId]>,
-                    on: &PassPool<'_, ComputePool>| {
-        let members = walkers.iter().filter_map(|w| {
-            let body = w.body.filter(|b| Crowd::keeps(only, *b))?;
-            Some(Member {
-                body,
-                motor: &w.motor,
-                pose: w.pose,
-            })
-        });
-        Crowd::new(members.collect(), on)
-    };
-    let apply = |(walkers, world): &mut (Query<&mut Walker>, &CollisionWorld),
-                 pushes: &[(ColliderId, Vec3)],
-                 on: &PassPool<'_, ComputePool>| {
-        let world: &CollisionWorld = world;
-        let resolve = |scratch: &mut StepScratch, mut walker: Mut<'_, Walker>| {
-            let push = walker.body.and_then(|b| Crowd::push_of(pushes, b));
-            if let Some(push) = push {
-                let w = &mut *walker;
-                resolve_push(&w.motor, world, (&mut w.pose, &mut w.state), &push, scratch);
-            }
-        };
-        if on.is_parallel() {
-            walkers
-                .par_iter_mut()
-                .for_each_init(|| scratch.borrow_local_mut(), |s, w| resolve(s, w));
-        } else {
-            let mut local = scratch.borrow_local_mut();
-            walkers.iter_mut().for_each(|w| resolve(&mut local, w));
-        }
-    };
-    let characters = walkers.iter().filter(|w| w.body.is_some()).count();
-    let mut host = (walkers.reborrow(), &cw.world);
-    separate(&ComputePool, characters, &mut host, crowd_of, apply);
-    let bodies = walkers.iter().filter_map(|w| Some((w.body?, &w.pose)));
-    if move_bodies(&mut cw.world, bodies, &mut Vec::new()).is_err() {
-        // The batch moves all or none: one by one, a body the world refuses stays behind
-        // alone instead of holding every other body back.
-        for (id, pose) in walkers.iter().filter_map(|w| Some((w.body?, &w.pose))) {
-            if let Err(e) = cw.world.set_pose(id, body_pose(pose)) {
-                warn!("spherewalk: body {id:?} not moved: {e}");
-            }
-        }
+    let mut views: Vec<_> = walkers.iter_mut().map(|w| w.into_inner().core()).collect();
+    let pool = ComputePool { scratch: &scratch };
+    separate(&pool, &cw.world, views.iter_mut());
+    let bodies = views.iter().filter_map(|w| Some((w.body?, &*w.pose)));
+    if let Err(e) = move_bodies(&mut cw.world, bodies, &mut Vec::new()) {
+        warn!("spherewalk: a body not moved: {e}");
     }
 }
 
@@ -480,13 +457,9 @@ pub(crate) fn launch_from_pads(
         return;
     }
     for mut walker in &mut characters {
-        let Some(hit) = walker.state.stable_ground() else {
-            continue;
-        };
-        let pad = cw.entity_of(hit.collider).and_then(|e| pads.get(e).ok());
-        if let Some(pad) = pad {
-            walker.state.launch(vec3_from_glam(pad.launch));
-        }
+        let pad = |collider| cw.entity_of(collider).and_then(|e| pads.get(e).ok());
+        let launch_of = |collider| pad(collider).map(|p| vec3_from_glam(p.launch));
+        walker.state.launch_from_pad(launch_of);
     }
 }
 
@@ -507,10 +480,11 @@ pub(crate) fn show_step_ends(mut characters: Query<(&mut Walker, &mut Transform)
     }
 }
 
-/// Shows every admitted character between the poses its last step started and ended at, as
-/// far as the fixed clock has run into the next step (`Time<Fixed>`'s overstep): smooth at
-/// any frame rate, one step behind the simulation. A transform the game wrote that no fixed
-/// step has taken yet (a teleport on a frame with no fixed step) is left for the next one.
+/// Shows every admitted character between the poses its last step started and ended at (the
+/// core's [`Pose::interpolate`]), as far as the fixed clock has run into the next step
+/// (`Time<Fixed>`'s overstep): smooth at any frame rate, one step behind the simulation. A
+/// transform the game wrote that no fixed step has taken yet (a teleport on a frame with no
+/// fixed step) is left for the next one.
 pub(crate) fn interpolate_characters(
     time: Res<Time<Fixed>>,
     mut characters: Query<(&mut Walker, &mut Transform)>,
@@ -520,9 +494,7 @@ pub(crate) fn interpolate_characters(
         if (transform.translation, transform.rotation) != walker.shown {
             continue;
         }
-        let (from, from_rotation) = walker.previous.to_glam();
-        let (to, to_rotation) = walker.pose.to_glam();
-        let shown = (from.lerp(to, a), from_rotation.slerp(to_rotation, a));
+        let shown = walker.previous.interpolate(&walker.pose, a).to_glam();
         transform.translation = shown.0;
         transform.rotation = shown.1;
         walker.shown = shown;

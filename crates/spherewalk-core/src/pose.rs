@@ -24,6 +24,20 @@ impl Default for Pose {
 }
 
 impl Pose {
+    /// The pose `alpha` (clamped to 0..1) of the way from `self` to `to`: positions lerped,
+    /// orientations slerped along the shortest arc (`to`'s when the two are opposite). What a
+    /// host draws a character at between the poses its last step started and ended at.
+    pub fn interpolate(&self, to: &Pose, alpha: Real) -> Pose {
+        let t = alpha.clamp(0.0, 1.0);
+        Pose {
+            position: self.position + (to.position - self.position) * t,
+            orientation: self
+                .orientation
+                .try_slerp(&to.orientation, t, 1e-6)
+                .unwrap_or(to.orientation),
+        }
+    }
+
     /// Upright (up = world +Y, forward = world -Z) at `position` (world, m).
     pub fn new(position: Point3) -> Self {
         Self {

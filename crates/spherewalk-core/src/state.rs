@@ -1,6 +1,6 @@
 //! What the motor remembers between steps, and what the caller asks of it each step.
 
-use crate::contact::{GroundHit, GroundState};
+use crate::contact::{ColliderId, GroundHit, GroundState};
 use crate::math::{Real, UnitVec3, Vec3};
 
 /// Per-character motor memory, carried from one step to the next.
@@ -55,6 +55,18 @@ impl MotorState {
         self.ground = GroundState::Airborne;
         self.ground_hit = None;
         self.coyote = 0.0;
+    }
+
+    /// The jump pad rule every host applies after a step: a character that ended it stably
+    /// grounded on a pad's collider is thrown ([`Self::launch`]) with that pad's launch
+    /// velocity. `launch_of(collider)` is the launch (m/s, world) of the pad on `collider`, or
+    /// `None` where it is no pad. Returns whether it was thrown.
+    pub fn launch_from_pad(&mut self, launch_of: impl FnOnce(ColliderId) -> Option<Vec3>) -> bool {
+        let Some(launch) = self.stable_ground().and_then(|hit| launch_of(hit.collider)) else {
+            return false;
+        };
+        self.launch(launch);
+        true
     }
 }
 

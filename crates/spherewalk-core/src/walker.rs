@@ -1,7 +1,9 @@
 //! One walking character's fixed step as every host runs it: the runtime's `Sim` and the
 //! Bevy plugin keep a character's parts in their own storage (hecs components, a Bevy
-//! component) and step it through [`Walker::step`], so neither writes that logic itself.
+//! component) and step it through [`Walker::step`] (and separate a crowd of them with
+//! [`crate::crowd::separate`]), so neither writes that logic itself.
 
+use crate::contact::ColliderId;
 use crate::gravity::GravityFields;
 use crate::hooks::{ContactHooks, NoHooks, Surroundings};
 use crate::math::{Real, Vec3};
@@ -55,13 +57,18 @@ impl std::fmt::Debug for Tick<'_> {
     }
 }
 
-/// One walking character, borrowed from wherever its host keeps its parts: its motor, where
-/// its last step ended (`pose`, world) and started (`previous`: interpolation runs from there
-/// to `pose`), its motor state and its last step's report.
+/// One walking character, borrowed from wherever its host keeps its parts: its motor, its
+/// body, where its last step ended (`pose`, world) and started (`previous`: a host draws it
+/// between the two with [`Pose::interpolate`]), its motor state and its last step's report.
+/// Its life in a host: [`crate::crowd::admit`] lets it in, [`Walker::step`] steps it,
+/// [`crate::crowd::separate`] pushes a crowd of them apart, and
+/// [`MotorState::launch_from_pad`] throws it from a jump pad.
 #[derive(Debug)]
 pub struct Walker<'a> {
     /// Its shape, settings and collision filter.
     pub motor: &'a Motor,
+    /// Its body collider in the world (the others meet it), if it has one.
+    pub body: Option<ColliderId>,
     /// Where its last step ended (world).
     pub pose: &'a mut Pose,
     /// Where its last step started (world).

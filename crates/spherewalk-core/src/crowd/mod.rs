@@ -2,34 +2,38 @@
 //! steps, and the separation pass that pushes overlapping characters apart after a step.
 //!
 //! Any host of many characters (the hecs runtime, the Bevy plugin, a game's own loop) does
-//! the same three things each fixed step:
+//! the same three things each fixed step, each one call here:
 //!
-//! 1. every solid character's body ([`body_collider`], on [`CHARACTER_LAYER`], never
-//!    walkable) stands where the character stood at the start of the step, and each
-//!    character's motor excludes its own body ([`solid_filter`]);
-//! 2. every character takes its motor step, reading the others' bodies where they stood (so
-//!    the steps are independent of each other's order and may run in parallel);
-//! 3. a [`Crowd`] of the characters' new poses finds the pairs that still overlap (two
-//!    characters walking into each other can overlap by both their step lengths), each
-//!    character's [`Crowd::pushes`] half-way out of the others in its ground plane, and
-//!    [`resolve_push`] moves it and resolves it against the scenery; [`separate`] repeats
-//!    this among the characters it moved and those near them until nobody overlaps; then the
-//!    bodies move to the final poses.
+//! 1. [`admit`] lets a character in: a solid one's body ([`body_collider`], on
+//!    [`CHARACTER_LAYER`], never walkable) goes into the world and its motor excludes it
+//!    ([`solid_filter`]); [`move_bodies`] puts the bodies where the characters stand;
+//! 2. every character takes its motor step ([`crate::walker::Walker::step`]), reading the
+//!    others' bodies where they stood (so the steps are independent of each other's order and
+//!    may run in parallel);
+//! 3. [`separate`] takes the characters ([`crate::walker::Walker`]s) and pushes apart the
+//!    solid ones that still overlap (two characters walking into each other can overlap by
+//!    both their step lengths): a [`Crowd`] of their new poses finds the pairs, each
+//!    character's [`Crowd::pushes`] takes it half-way out of the others in its ground plane,
+//!    and [`resolve_push`] moves it and resolves it against the scenery, again among the
+//!    characters it moved and those near them until nobody overlaps; then [`move_bodies`]
+//!    moves the bodies to the final poses.
 //!
-//! The work of step 3 may be spread over a thread pool through [`Pool`]; [`Serial`] runs it
-//! in order. Every pool gives the same bits.
+//! The work of step 3 is spread over the host's threads through [`Pool`], which also lends
+//! each thread its working buffers; [`Serial`] runs it in order. Every pool gives the same
+//! bits.
 
 mod pairs;
 mod separate;
 
 pub use pairs::overlapping_pairs;
 pub use separate::{
-    Crowd, MAX_SEPARATION_PASSES, Member, PassPool, SEPARATION_SLOP, SMALL_PASS, resolve_push,
-    separate,
+    Crowd, MAX_SEPARATION_PASSES, Member, SEPARATION_SLOP, SMALL_PASS, resolve_push, separate,
 };
 
+use crate::step::AdmitError;
+use crate::step::StepScratch;
 use crate::world::{CollisionWorld, QueryFilter, WorldError};
-use crate::{ColliderDesc, ColliderId, Pose, SphereStack, math::Iso};
+use crate::{ColliderDesc, ColliderId, Motor, Pose, SphereStack, math::Iso};
 use std::ops::Range;
 
 /// Layer bit of characters' body colliders: a [`QueryFilter`] whose mask lacks it ignores
@@ -45,11 +49,13 @@ pub fn body_pose(pose: &Pose) -> Iso {
 /// Moves each character's body collider (`bodies`: its id and the character's pose, world)
 /// to [`body_pose`], in one batch of [`CollisionWorld::set_poses`] sorted by id: step 3's
 /// close, and a host's way to put the bodies where the characters stand before step 2.
-/// `moves` is working space.
+/// `moves` is working space. When the world refuses the batch (an unknown id, a non-finite
+/// pose), each body is moved on its own instead, so one bad body never holds the others
+/// back.
 ///
 /// # Errors
-/// [`WorldError`] when the world refuses the batch (an unknown id, a non-finite pose): then
-/// no body moves.
+/// The first [`WorldError`] of a body the world refused (that body stays where it was; every
+/// other one moved).
 pub fn move_bodies<'a>(
     world: &mut CollisionWorld,
     bodies: impl IntoIterator<Item = (ColliderId, &'a Pose)>,
@@ -58,7 +64,16 @@ pub fn move_bodies<'a>(
     moves.clear();
     moves.extend(bodies.into_iter().map(|(id, pose)| (id, body_pose(pose))));
     moves.sort_unstable_by_key(|(id, _)| *id);
-    world.set_poses(moves)
+    if world.set_poses(moves).is_ok() {
+        return Ok(());
+    }
+    let mut first = Ok(());
+    for (id, pose) in moves.iter() {
+        if let Err(e) = world.set_pose(*id, *pose) {
+            first = first.and(Err(e));
+        }
+    }
+    first
 }
 
 /// The body collider of a character of `stack` at `pose` (world): the compound of its spheres
@@ -72,6 +87,29 @@ pub fn body_collider(stack: &SphereStack, pose: &Pose) -> ColliderDesc {
         .not_walkable()
         .on_grid()
         .character_body()
+}
+
+/// Lets a character of `motor` into `world` at `pose` (world), by the rules every host
+/// applies before its first step: the pose is admitted ([`Motor::admit`]), and a `solid`
+/// character's body ([`body_collider`]) is inserted and left out of its own motor's filter
+/// ([`solid_filter`]). Returns the motor to step it with and its body, if solid.
+///
+/// # Errors
+/// [`AdmitError::NonFinitePose`] and [`AdmitError::Buried`] as [`Motor::admit`],
+/// [`AdmitError::Body`] when the world refuses the body; the world is unchanged then.
+pub fn admit(
+    motor: Motor,
+    world: &mut CollisionWorld,
+    pose: &Pose,
+    solid: bool,
+) -> Result<(Motor, Option<ColliderId>), AdmitError> {
+    motor.admit(world, pose)?;
+    if !solid {
+        return Ok((motor, None));
+    }
+    let body = world.insert(body_collider(motor.stack(), pose))?;
+    let filter = solid_filter(motor.filter(), body);
+    Ok((motor.with_filter(filter), Some(body)))
 }
 
 /// The filter of a solid character's motor whose own filter is `own`: the same layers, its
@@ -107,6 +145,24 @@ pub trait Pool: Sync {
 
     /// Sorts `items` (unstable: the callers never sort two equal items).
     fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]);
+
+    /// `f(scratch)` with the calling thread's working buffers for motor steps and resolves
+    /// (a host keeps one per thread, hot in cache, from step to step). The result must not
+    /// depend on what the buffers held before. By default a new, empty scratch.
+    fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
+        f(&mut StepScratch::default())
+    }
+
+    /// `f` on every item, each call lent working buffers ([`Pool::lend`]'s kind). `f` must
+    /// touch only its own item (and shared reads), so the order never shows. By default in
+    /// order on the calling thread, through one [`Pool::lend`].
+    fn for_each<T: Send>(
+        &self,
+        items: &mut [T],
+        f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
+    ) {
+        self.lend(|scratch| items.iter_mut().for_each(|item| f(scratch, item)));
+    }
 
     /// `a()` and `b()`, which touch disjoint data: at the same time on two threads where the
     /// pool can, so that one runs while the other waits on work it cannot share out. By
@@ -155,10 +211,10 @@ impl Pool for Serial {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Point3, UnitVec3, Vec3};
+    use crate::{Point3, Real, UnitVec3, Vec3};
 
     /// The bodies end at their characters' poses whatever order they are given in; a batch
-    /// naming an unknown body moves none of them.
+    /// naming an unknown body still moves every other one, and names the refusal.
     #[test]
     fn move_bodies_moves_every_body_or_none() {
         let stack = SphereStack::capsule(1.8, 0.3, 3).expect("stack");
@@ -180,8 +236,41 @@ mod tests {
         assert!(refused.is_err());
         assert_eq!(
             at(&world, a),
-            Some(body_pose(&to_a)),
-            "a refused batch moved a body"
+            Some(body_pose(&start)),
+            "an unknown body held a known one back"
         );
+    }
+
+    /// A solid character's body goes into the world at its pose and out of its own filter;
+    /// a soft one gets none; a buried or non-finite start is refused and leaves the world as
+    /// it was.
+    #[test]
+    fn admit_inserts_a_solid_body_and_refuses_a_bad_start_untouched() {
+        use crate::MotorSettings;
+        use parry3d::shape::SharedShape;
+        let stack = SphereStack::capsule(1.8, 0.3, 3).expect("stack");
+        let motor = Motor::new(stack, MotorSettings::default()).expect("motor");
+        let mut world = CollisionWorld::new();
+        // A 6 m boulder round (10, 0, 0).
+        let boulder = ColliderDesc::new(SharedShape::ball(3.0)).translation(10.0, 0.0, 0.0);
+        world.insert(boulder).expect("boulder");
+        let at = Pose::new(Point3::new(0.0, 0.0, 0.0));
+        let (solid, body) = admit(motor.clone(), &mut world, &at, true).expect("admitted");
+        let body = body.expect("a solid character has a body");
+        assert_eq!(world.get(body).map(|c| c.pose), Some(body_pose(&at)));
+        assert_eq!(solid.filter().exclude, Some(body));
+        assert_eq!(world.len(), 2);
+        let (_, none) = admit(motor.clone(), &mut world, &at, false).expect("admitted");
+        assert_eq!(none, None);
+        let inside = Pose::new(Point3::new(10.0, -0.9, 0.0));
+        let buried = admit(motor.clone(), &mut world, &inside, true);
+        assert!(
+            matches!(buried, Err(AdmitError::Buried { .. })),
+            "{buried:?}"
+        );
+        let nan = Pose::new(Point3::new(Real::NAN, 0.0, 0.0));
+        let refused = admit(motor, &mut world, &nan, true);
+        assert_eq!(refused.err(), Some(AdmitError::NonFinitePose));
+        assert_eq!(world.len(), 2, "a refused character left a body behind");
     }
 }

@@ -7,8 +7,9 @@ use crate::backend::Geometry;
 use crate::math::project_on_plane;
 use crate::phases::{Moving, PushBuffers, PushMode, StepContext, pushback};
 use crate::step::{REGION_SLACK, StepScratch, stack_box};
-use crate::world::QueryFilter;
+use crate::walker::Walker;
 use crate::world::geometry::boxes_overlap;
+use crate::world::{CollisionWorld, QueryFilter};
 use crate::{ColliderId, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3};
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use std::ops::Range;
@@ -283,7 +284,7 @@ impl Crowd {
 }
 
 /// Characters below which a pass of [`separate`] runs on the calling thread whatever the host's
-/// pool (the result is the same either way): [`PassPool::for_count`] decides it.
+/// pool (the result is the same either way).
 pub const SMALL_PASS: usize = 512;
 
 /// The most passes [`separate`] runs in one step. Each pass after the first meets only the
@@ -296,36 +297,31 @@ pub const MAX_SEPARATION_PASSES: usize = 8;
 /// busy for nothing.
 pub const SEPARATION_SLOP: Real = 1e-4;
 
-/// Where one part of a [`separate`] pass runs: on the calling thread ([`PassPool::Serial`])
-/// when it has fewer than [`SMALL_PASS`] characters, which are quicker there than handed round,
-/// else on the host's pool. A [`Pool`] itself, so the host builds its [`Crowd`] and applies
-/// the pushes on the one [`separate`] hands it.
+/// Where one part of a [`separate`] pass runs: on the calling thread when it has fewer than
+/// [`SMALL_PASS`] characters, which are quicker there than handed round, else on the host's
+/// pool; either way with the host's working buffers ([`Pool::lend`]).
 #[derive(Clone, Copy, Debug)]
-pub enum PassPool<'a, P> {
-    /// The calling thread.
-    Serial,
+struct PassPool<'a, P> {
     /// The host's pool.
-    Shared(&'a P),
+    pool: &'a P,
+    /// Whether the work goes to it (else it stays on the calling thread).
+    shared: bool,
 }
 
 impl<'a, P: Pool> PassPool<'a, P> {
     /// The pool for work over `count` characters: `pool` from [`SMALL_PASS`] up, else the
     /// calling thread.
-    pub fn for_count(pool: &'a P, count: usize) -> Self {
-        if count < SMALL_PASS {
-            Self::Serial
-        } else {
-            Self::Shared(pool)
+    fn for_count(pool: &'a P, count: usize) -> Self {
+        Self {
+            pool,
+            shared: count >= SMALL_PASS,
         }
     }
 }
 
 impl<P: Pool> Pool for PassPool<'_, P> {
     fn is_parallel(&self) -> bool {
-        match self {
-            Self::Serial => false,
-            Self::Shared(pool) => pool.is_parallel(),
-        }
+        self.shared && self.pool.is_parallel()
     }
 
     fn map<T: Sync, U: Send + 'static>(
@@ -333,16 +329,18 @@ impl<P: Pool> Pool for PassPool<'_, P> {
         items: &[T],
         f: impl Fn(&T) -> U + Sync + Send,
     ) -> Vec<U> {
-        match self {
-            Self::Serial => super::Serial.map(items, f),
-            Self::Shared(pool) => pool.map(items, f),
+        if self.shared {
+            self.pool.map(items, f)
+        } else {
+            super::Serial.map(items, f)
         }
     }
 
     fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
-        match self {
-            Self::Serial => super::Serial.sort_unstable(items),
-            Self::Shared(pool) => pool.sort_unstable(items),
+        if self.shared {
+            self.pool.sort_unstable(items);
+        } else {
+            items.sort_unstable();
         }
     }
 
@@ -351,57 +349,85 @@ impl<P: Pool> Pool for PassPool<'_, P> {
         a: impl FnOnce() -> A + Send,
         b: impl FnOnce() -> B + Send,
     ) -> (A, B) {
-        match self {
-            Self::Serial => super::Serial.join(a, b),
-            Self::Shared(pool) => pool.join(a, b),
+        if self.shared {
+            self.pool.join(a, b)
+        } else {
+            (a(), b())
+        }
+    }
+
+    fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
+        self.pool.lend(f)
+    }
+
+    fn for_each<T: Send>(
+        &self,
+        items: &mut [T],
+        f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
+    ) {
+        if self.shared {
+            self.pool.for_each(items, f);
+        } else {
+            self.pool
+                .lend(|scratch| items.iter_mut().for_each(|item| f(scratch, item)));
         }
     }
 }
 
-/// The separation of one step among `characters` characters: passes of [`Crowd::pushes`],
-/// each applied by `apply`, until nobody overlaps (the first pass: at all; the later ones: by
-/// more than [`SEPARATION_SLOP`]) or [`MAX_SEPARATION_PASSES`] ran. One pass pushes each
-/// overlapping pair half-way apart each; it leaves overlaps where a character is pushed by
-/// several others at once or the scenery holds one side back, which the next passes take out.
-/// A push can also move a character into one it did not touch: each pass after the first
-/// meets the characters the last one pushed and their neighbours as found in the first pass,
-/// each character's box grown by its reach (a tenth of its smallest radius), so every pair
-/// a push can bring together is met while nobody moved further than that; when somebody did
-/// ([`Crowd::strayed`]), the pass meets everybody again and finds their neighbours anew.
-/// Fewer than two characters cannot overlap: nothing is asked of the host then.
-///
-/// `crowd_of(host, only, pool)` builds the [`Crowd`] of the characters' current poses in
-/// `host` (the caller's characters and world) on `pool`: all of them for `None`, else those
-/// whose body is in `only` (sorted; [`Crowd::keeps`] tells). `apply(host, pushes, pool)` moves
-/// each character in the pushes it gets (with [`resolve_push`]), on `pool`, while the next
-/// pass's characters are found on another of the pool's threads ([`Pool::join`]): hence
-/// `apply` and `host` are `Send`. Each part runs on `pool` or on the calling thread by its size
-/// ([`PassPool::for_count`]); the bits are the same either way. Returns how many passes pushed
-/// somebody.
-pub fn separate<H: Send, P: Pool>(
-    pool: &P,
-    characters: usize,
-    host: &mut H,
-    mut crowd_of: impl FnMut(&H, Option<&[ColliderId]>, &PassPool<'_, P>) -> Crowd,
-    mut apply: impl FnMut(&mut H, &[(ColliderId, Vec3)], &PassPool<'_, P>) + Send,
+/// A character taking part in the separation, with its body (held by value: the passes look
+/// characters up by it, and read it from one stretch of memory).
+type Solid<'w, 'a> = (ColliderId, &'w mut Walker<'a>);
+
+/// `walker` with its body when it takes part in the separation: it has a body, and `world`
+/// still holds it (a body the game removed from the world takes no part).
+fn solid<'w, 'a>(walker: &'w mut Walker<'a>, world: &CollisionWorld) -> Option<Solid<'w, 'a>> {
+    let body = walker.body.filter(|b| world.get(*b).is_some())?;
+    Some((body, walker))
+}
+
+/// The separation of one step among `walkers` (any order) in `world`, on `pool`: passes of
+/// [`Crowd::pushes`], each applied with [`resolve_push`], until nobody overlaps (the first
+/// pass: at all; the later ones: by more than [`SEPARATION_SLOP`]) or
+/// [`MAX_SEPARATION_PASSES`] ran. Only solid characters take part: those whose body `world`
+/// holds. One pass pushes each overlapping pair half-way apart each; it leaves overlaps where
+/// a character is pushed by several others at once or the scenery holds one side back, which
+/// the next passes take out. A push can also move a character into one it did not touch: each
+/// pass after the first meets the characters the last one pushed and their neighbours as found
+/// in the first pass, each character's box grown by its reach (a tenth of its smallest
+/// radius), so every pair a push can bring together is met while nobody moved further than
+/// that; when somebody did ([`Crowd::strayed`]), the pass meets everybody again and finds
+/// their neighbours anew. Each part runs on `pool` or on the calling thread by its size
+/// ([`SMALL_PASS`]); the bits are the same either way. The bodies are not moved: that is the
+/// caller's ([`super::move_bodies`]). Returns how many passes pushed somebody.
+pub fn separate<'w, 'a: 'w>(
+    pool: &impl Pool,
+    world: &CollisionWorld,
+    walkers: impl IntoIterator<Item = &'w mut Walker<'a>>,
 ) -> usize {
-    if characters < 2 {
+    let mut solid: Vec<Solid<'w, 'a>> = walkers
+        .into_iter()
+        .filter_map(|w| solid(w, world))
+        .collect();
+    if solid.len() < 2 {
         return 0;
     }
+    // Sorted once for every pass, in body order.
+    solid.sort_by_key(|(body, _)| *body);
+    let characters = solid.len();
     // The last crowd of everybody, whose neighbours (found within each one's reach) name the
     // next pass's characters.
     let mut everybody: Option<Crowd> = None;
     let mut only: Option<Vec<ColliderId>> = None;
     for pass in 0..MAX_SEPARATION_PASSES {
         let mut on = PassPool::for_count(pool, only.as_ref().map_or(characters, Vec::len));
-        let mut crowd = crowd_of(host, only.as_deref(), &on);
+        let mut crowd = crowd_of(&solid, only.as_deref(), &on);
         if let Some(all) = &everybody
             && all.strayed(&crowd)
         {
             // Pushed, or resolved against the scenery, further than its reach: everybody's
             // neighbours are found again where they stand now.
             on = PassPool::for_count(pool, characters);
-            crowd = crowd_of(host, None, &on);
+            crowd = crowd_of(&solid, None, &on);
             everybody = None;
         }
         let slop = if pass == 0 { 0.0 } else { SEPARATION_SLOP };
@@ -411,21 +437,55 @@ pub fn separate<H: Send, P: Pool>(
         }
         let all = everybody.get_or_insert(crowd);
         // The next pass's characters are found while this one's pushes are applied: both
-        // read the crowds as they were built, and only `apply` moves anybody.
+        // read the crowds as they were built, and only the pushes move anybody.
         let pushing = PassPool::for_count(pool, pushes.len());
-        let apply_all = || apply(host, &pushes, &pushing);
-        let (_, around) = on.join(apply_all, || all.around(&pushes));
+        let apply = || apply_pushes(&mut solid, world, &pushes, &pushing);
+        let (_, around) = on.join(apply, || all.around(&pushes));
         only = Some(around);
     }
     MAX_SEPARATION_PASSES
 }
 
-impl Crowd {
-    /// Whether the character with body `body` belongs in the crowd that [`separate`] asks
-    /// for with `only`.
-    pub fn keeps(only: Option<&[ColliderId]>, body: ColliderId) -> bool {
-        only.is_none_or(|list| list.binary_search(&body).is_ok())
+/// The [`Crowd`] of `solid` (sorted by body) at their current poses, on `pool`: all of them
+/// for `None`, else those whose body is in `only` (sorted).
+fn crowd_of(solid: &[Solid<'_, '_>], only: Option<&[ColliderId]>, pool: &impl Pool) -> Crowd {
+    fn member<'a>((body, w): &Solid<'_, 'a>) -> Member<'a> {
+        Member {
+            body: *body,
+            motor: w.motor,
+            pose: *w.pose,
+        }
     }
+    let members = match only {
+        None => solid.iter().map(member).collect(),
+        Some(list) => {
+            // Both lists are in body order: one walk along both finds the characters.
+            let mut wanted = list.iter().peekable();
+            let mut out = Vec::with_capacity(list.len());
+            for item in solid {
+                while wanted.next_if(|id| **id < item.0).is_some() {}
+                if wanted.next_if_eq(&&item.0).is_some() {
+                    out.push(member(item));
+                }
+            }
+            out
+        }
+    };
+    Crowd::new(members, pool)
+}
+
+/// Moves each of `solid` (sorted by body) that has a push in `pushes` by it, with
+/// [`resolve_push`] against `world`, on `pool`.
+fn apply_pushes(
+    solid: &mut [Solid<'_, '_>],
+    world: &CollisionWorld,
+    pushes: &[(ColliderId, Vec3)],
+    pool: &impl Pool,
+) {
+    let mut moved = Crowd::pushed(solid, |(body, _)| *body, pushes);
+    pool.for_each(&mut moved, |scratch, ((_, w), push)| {
+        resolve_push(w.motor, world, (&mut *w.pose, &mut *w.state), push, scratch);
+    });
 }
 
 /// How far (m) the character of `motor` may move before its neighbours must be found again:
@@ -579,6 +639,7 @@ fn resolve_within(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::StepReport;
     use crate::crowd::Serial;
 
     /// A motor of a 1.8 m capsule stack of three 0.3 m spheres, default settings.
@@ -649,39 +710,38 @@ mod tests {
             crate::MotorSettings::default(),
         )
         .expect("a motor");
-        let at = |body: u32, x: Real| {
-            (
-                ColliderId::new(body, 0),
-                Pose::new(Point3::new(x, 0.0, 0.0)),
-            )
-        };
-        type Row = Vec<(ColliderId, Pose)>;
-        let crowd_of = |row: &Row, only: Option<&[ColliderId]>, _: &PassPool<'_, Serial>| {
-            let members = row
-                .iter()
-                .filter(|(body, _)| Crowd::keeps(only, *body))
-                .map(|&(body, pose)| Member {
-                    body,
-                    motor: &motor,
-                    pose,
-                })
-                .collect();
-            Crowd::new(members, &Serial)
-        };
-        let apply = |row: &mut Row, pushes: &[(ColliderId, Vec3)], _: &PassPool<'_, Serial>| {
-            for (item, push) in Crowd::pushed(row, |item| item.0, pushes) {
-                item.1.position += push;
-            }
-        };
         // (the row, its deepest overlap after, where its ends end; m)
         let rows = [
             ([0.0, 0.56, 1.17], 0.000_078, [-0.023_28, 1.176_64]),
             ([0.0, 0.5, 1.12], 0.000_234, [-0.059_84, 1.139_92]),
         ];
         for (xs, worst, ends) in rows {
-            let mut row = vec![at(1, xs[0]), at(2, xs[1]), at(3, xs[2])];
-            let passes = separate(&Serial, row.len(), &mut row, crowd_of, apply);
+            // An empty world but for the three bodies: the resolves meet nothing.
+            let mut world = CollisionWorld::new();
+            let mut parts: Vec<_> = xs
+                .iter()
+                .map(|&x| {
+                    let pose = Pose::new(Point3::new(x, 0.0, 0.0));
+                    let body = super::super::body_collider(motor.stack(), &pose);
+                    let body = world.insert(body).expect("a body");
+                    (body, pose, pose, MotorState::default(), StepReport::new())
+                })
+                .collect();
+            let mut walkers: Vec<Walker<'_>> = parts
+                .iter_mut()
+                .map(|(body, pose, previous, state, report)| Walker {
+                    motor: &motor,
+                    body: Some(*body),
+                    pose,
+                    previous,
+                    state,
+                    report,
+                })
+                .collect();
+            let passes = separate(&Serial, &world, walkers.iter_mut());
             assert_eq!(passes, MAX_SEPARATION_PASSES);
+            drop(walkers);
+            let row: Vec<(ColliderId, Pose)> = parts.iter().map(|p| (p.0, p.1)).collect();
             // 0.01 mm for the f32 rounding of the pushes.
             approx::assert_abs_diff_eq!(worst_in_row(&row, r), worst, epsilon = 1e-5);
             approx::assert_abs_diff_eq!(row[0].1.position.x, ends[0], epsilon = 1e-5);

@@ -4,12 +4,12 @@
 use super::Motor;
 use crate::math::Real;
 use crate::pose::Pose;
-use crate::world::{Geometry, WorldQueries};
+use crate::world::{Geometry, WorldError, WorldQueries};
 use thiserror::Error;
 
 /// Why [`Motor::admit`] refused a character's starting pose. Exhaustive on purpose: a rule
 /// added here must be mapped by every host.
-#[derive(Clone, Copy, Debug, PartialEq, Error)]
+#[derive(Clone, Debug, PartialEq, Error)]
 pub enum AdmitError {
     /// The pose's position or orientation holds NaN or infinity.
     #[error("the starting pose is not finite")]
@@ -25,6 +25,9 @@ pub enum AdmitError {
         /// The stack's height (m).
         height: Real,
     },
+    /// The world refused the character's body collider ([`crate::crowd::admit`] only).
+    #[error("the character's body was refused: {0}")]
+    Body(#[from] WorldError),
 }
 
 impl Motor {

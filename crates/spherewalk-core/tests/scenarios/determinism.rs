@@ -155,6 +155,7 @@ fn a_walker_steps_bit_for_bit_as_the_motor_under_the_gravity_at_its_feet() {
         for _ in 0..300 {
             let mut walker = Walker {
                 motor: &motor,
+                body: None,
                 pose: &mut pose,
                 previous: &mut previous,
                 state: &mut state,

@@ -1,0 +1,122 @@
+//! [`Threads`]: how the runtime spreads a step's work, as the core's [`Pool`]: rayon's pool
+//! when asked for and the `parallel` feature is on, else the calling thread. Either way the
+//! results are the same bits. Each thread lends its spare [`StepScratch`] (kept from step to
+//! step, hot in cache) to the motor steps and the separation's resolves alike.
+
+use crate::lent::Lent;
+use spherewalk_core::crowd::Pool;
+use spherewalk_core::motor::StepScratch;
+use std::cell::RefCell;
+
+thread_local! {
+    /// Each thread's spare working buffers for the characters' motor steps and the
+    /// separation's resolves (one kind, never lent to both at once), kept between steps.
+    static SCRATCH: RefCell<StepScratch> = RefCell::default();
+}
+
+/// Rayon's pool when `parallel` (and the `parallel` feature is on), else the calling thread.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Threads {
+    /// Run on rayon's pool.
+    pub(crate) parallel: bool,
+}
+
+/// Chunks per pool thread a parallel run cuts its items into: enough for the threads to even
+/// out uneven items between them, few enough that each chunk pays its set-up once for many.
+#[cfg(feature = "parallel")]
+const CHUNKS_PER_THREAD: usize = 8;
+
+/// The chunk length (items) a parallel run over `len` items cuts them into.
+#[cfg(feature = "parallel")]
+fn chunk_len(len: usize) -> usize {
+    len.div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD)
+        .max(1)
+}
+
+impl Threads {
+    /// Whether work goes to rayon's pool.
+    fn pooled(self) -> bool {
+        self.parallel && cfg!(feature = "parallel")
+    }
+
+    /// `f()` on one of rayon's pool threads when pooled (the calling thread waits), else on
+    /// the calling thread. Parallel work that `f` starts is then split from a pool thread,
+    /// which takes part in it, instead of being handed over from outside the pool and waited
+    /// for each time.
+    pub(crate) fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> R {
+        #[cfg(feature = "parallel")]
+        if self.parallel {
+            return rayon::scope(|_| f());
+        }
+        f()
+    }
+}
+
+impl Pool for Threads {
+    fn is_parallel(&self) -> bool {
+        self.pooled()
+    }
+
+    fn map<T: Sync, U: Send + 'static>(
+        &self,
+        items: &[T],
+        f: impl Fn(&T) -> U + Sync + Send,
+    ) -> Vec<U> {
+        #[cfg(feature = "parallel")]
+        if self.parallel {
+            use rayon::prelude::*;
+            let chunk = chunk_len(items.len());
+            let parts: Vec<Vec<U>> = items
+                .par_chunks(chunk)
+                .map(|chunk| chunk.iter().map(&f).collect())
+                .collect();
+            return parts.into_iter().flatten().collect();
+        }
+        items.iter().map(f).collect()
+    }
+
+    fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
+        #[cfg(feature = "parallel")]
+        if self.parallel {
+            use rayon::slice::ParallelSliceMut;
+            items.par_sort_unstable();
+            return;
+        }
+        items.sort_unstable();
+    }
+
+    fn join<A: Send, B: Send>(
+        &self,
+        a: impl FnOnce() -> A + Send,
+        b: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        #[cfg(feature = "parallel")]
+        if self.parallel {
+            return rayon::join(a, b);
+        }
+        (a(), b())
+    }
+
+    fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
+        f(&mut Lent::take(&SCRATCH))
+    }
+
+    fn for_each<T: Send>(
+        &self,
+        items: &mut [T],
+        f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
+    ) {
+        #[cfg(feature = "parallel")]
+        if self.parallel {
+            use rayon::prelude::*;
+            let chunk = chunk_len(items.len());
+            items.par_chunks_mut(chunk).for_each(|chunk| {
+                let mut scratch = Lent::take(&SCRATCH);
+                chunk.iter_mut().for_each(|item| f(&mut scratch, item));
+            });
+            return;
+        }
+        let mut scratch = Lent::take(&SCRATCH);
+        items.iter_mut().for_each(|item| f(&mut scratch, item));
+    }
+}
