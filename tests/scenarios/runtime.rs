@@ -963,3 +963,44 @@ fn a_lone_characters_body_ends_every_step_where_it_stands() {
     let end = pose_of(&sim, hero).position;
     assert_abs_diff_eq!(end, Point3::new(9.5, 0.0, -3.0), epsilon = 1e-3);
 }
+
+/// A body the game took out of the collision world holds nobody else's back: of three
+/// walkers 4 m apart, the first one's body is removed, and the other two's bodies still end
+/// every step where they stand (before, the refused batch left every body behind, so the
+/// others met ghosts where the characters had stood), while the first walks on with none.
+#[test]
+fn a_body_the_game_removed_leaves_the_other_bodies_moving() {
+    use spherewalk::MoveIntent;
+    use spherewalk::components::Body;
+    use spherewalk::systems::body_pose;
+    let mut sim = floor_sim();
+    let walkers: Vec<_> = (0..3)
+        .map(|i| {
+            let start = Pose::new(Point3::new(0.0, 0.0, 4.0 * i as Real));
+            let desc = CharacterDesc::new(format!("w{i}"), capsule(), start);
+            sim.spawn_character(desc).expect("walker")
+        })
+        .collect();
+    let body_of = |sim: &Sim, e| sim.ecs.get::<&Body>(e).expect("body").0;
+    let gone = body_of(&sim, walkers[0]);
+    sim.collision.remove(gone).expect("removed by the game");
+    for step in 0..60 {
+        for &w in &walkers {
+            let walk = MoveIntent::walk(Vec3::new(1.5, 0.0, 0.0));
+            *sim.ecs.get::<&mut MoveIntent>(w).expect("intent") = walk;
+        }
+        sim.step();
+        for &w in &walkers[1..] {
+            let at = sim.collision.get(body_of(&sim, w)).expect("body").pose;
+            assert_eq!(at, body_pose(&pose_of(&sim, w)), "step {step}");
+        }
+    }
+    // 60 steps toward 1.5 m/s from rest: 1.4806 m along x, the same for all three, body or
+    // none (1e-6 m: the same steps on the same floor, so only f32 rounding could part them).
+    for &w in &walkers {
+        assert_abs_diff_eq!(pose_of(&sim, w).position.x, 1.4806, epsilon = 1e-4);
+        let first = pose_of(&sim, walkers[0]).position.x;
+        assert_abs_diff_eq!(pose_of(&sim, w).position.x, first, epsilon = 1e-6);
+    }
+    assert!(sim.collision.get(gone).is_none());
+}
