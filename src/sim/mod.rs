@@ -20,7 +20,7 @@ use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems::{self, Threads};
 use hecs::{Entity, World};
-use spherewalk_core::crowd::{self, soft_filter};
+use spherewalk_core::crowd::{self, Pool, soft_filter};
 use spherewalk_core::motor::AdmitError;
 use spherewalk_core::walker::Tick;
 use spherewalk_core::{
@@ -443,7 +443,17 @@ impl Sim {
         let hooks = hooks_of(self.hooks.as_deref());
         let geometry = dynamics::geometry(&self.collision, self.physics.as_deref());
         let tick = Tick::new(geometry.get(), fields, dt).with_hooks(hooks);
-        systems::step_gathered(&mut characters, &tick, spread.characters);
+        {
+            phase!("spherewalk: characters");
+            // Each in a thread's scratch, hot in cache; a lone character in its report's own
+            // buffers, as hot, with none swapped in or out (2 % of its step).
+            match &mut characters[..] {
+                [lone] => lone.walker.step(&tick, lone.intent, None),
+                all => spread.characters.for_each(all, |scratch, c| {
+                    c.walker.step(&tick, c.intent, Some(scratch));
+                }),
+            }
+        }
         let walkers = characters.iter_mut().map(|c| &mut c.walker);
         crowd::separate(&spread.characters, &self.collision, walkers);
         let events = (self.steps, &mut self.events);

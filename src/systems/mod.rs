@@ -7,7 +7,8 @@
 //! 3. [`apply_stances`] — crouch / stand up (only where the standing stack fits);
 //! 4. `place_bodies` — every character's body collider moves to its pose (with more than one
 //!    character);
-//! 5. `step_gathered` — the motor step of every character (serial or parallel);
+//! 5. the motor step of every character (the core's [`spherewalk_core::walker::Walker::step`],
+//!    serial or parallel);
 //! 6. the core's [`spherewalk_core::crowd::separate`] — overlapping characters are pushed
 //!    apart, half each, in each one's ground plane (nobody is lifted onto a head), lose their
 //!    velocity into each other and are resolved again against the scenery, pass after pass
@@ -25,8 +26,8 @@
 use hecs::World;
 
 mod gathered;
+mod gravity;
 mod intent;
-mod motor;
 mod pads;
 mod platforms;
 mod stance;
@@ -34,10 +35,9 @@ mod threads;
 
 pub use crate::body::{body_pose, body_shape, sync_bodies};
 pub(crate) use gathered::{finish_gathered, gather, place_bodies};
+pub use gravity::{GravityCache, gravity_fields};
 pub(crate) use intent::wander_intents_on;
 pub use intent::{player_intents, script_intents};
-pub(crate) use motor::step_gathered;
-pub use motor::{GravityCache, gravity_fields};
 pub use pads::launch_from_pads;
 pub use platforms::{move_platforms, velocities};
 pub use stance::apply_stances;

@@ -404,10 +404,12 @@ pub fn separate<'w, 'a: 'w>(
     world: &CollisionWorld,
     walkers: impl IntoIterator<Item = &'w mut Walker<'a>>,
 ) -> usize {
-    let mut solid: Vec<Solid<'w, 'a>> = walkers
-        .into_iter()
-        .filter_map(|w| solid(w, world))
-        .collect();
+    let walkers = walkers.into_iter();
+    // Fewer than two cannot overlap: a lone character's step makes no list.
+    if walkers.size_hint().1.is_some_and(|most| most < 2) {
+        return 0;
+    }
+    let mut solid: Vec<Solid<'w, 'a>> = walkers.filter_map(|w| solid(w, world)).collect();
     if solid.len() < 2 {
         return 0;
     }

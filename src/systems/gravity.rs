@@ -1,13 +1,7 @@
-//! The motor system: every character takes one [`Motor::step`] under the gravity at its
-//! place (the step itself carries it with the collider it stands on). Serial or parallel
-//! (feature `parallel`) with bit-identical results: each character reads only the shared
-//! collision world and writes only its own components.
+//! The gravity the characters' steps read: the world's [`GravityField`] entities as one set
+//! of fields, kept from step to step and rebuilt only when one changed.
 
-use super::Threads;
-use super::gathered::Gathered;
 use hecs::World;
-use spherewalk_core::crowd::Pool;
-use spherewalk_core::walker::Tick;
 use spherewalk_core::{GravityField, GravityFields};
 
 /// Gravity fields of the world's [`GravityField`] entities, in spawn order. Fields that fail
@@ -102,23 +96,6 @@ impl GravityCache {
         }
         count == self.seen.len()
     }
-}
-
-/// Steps every gathered character through `tick` (the core's
-/// [`spherewalk_core::walker::Walker::step`]: the previous pose remembered, the gravity at
-/// its feet, the game's contact hooks) on `pool` (the same bits on any).
-pub(crate) fn step_gathered(items: &mut [Gathered<'_>], tick: &Tick<'_>, pool: Threads) {
-    // One scratch per thread, hot in cache, rather than one per character, kept by the
-    // thread from step to step; a lone character steps in its own report's buffers, as hot
-    // as the thread's, without swapping any in or out.
-    phase!("spherewalk: characters");
-    if let [lone] = items {
-        lone.walker.step(tick, lone.intent, None);
-        return;
-    }
-    pool.for_each(items, |scratch, c| {
-        c.walker.step(tick, c.intent, Some(scratch))
-    });
 }
 
 #[cfg(test)]
