@@ -448,9 +448,9 @@ impl Sim {
             // Each in a thread's scratch, hot in cache; a lone character in its report's own
             // buffers, as hot, with none swapped in or out (2 % of its step).
             match &mut characters[..] {
-                [lone] => lone.walker.step(&tick, lone.intent, None),
+                [lone] => lone.walker.step(&tick, *lone.intent, None),
                 all => spread.characters.for_each(all, |scratch, c| {
-                    c.walker.step(&tick, c.intent, Some(scratch));
+                    c.walker.step(&tick, *c.intent, Some(scratch));
                 }),
             }
         }

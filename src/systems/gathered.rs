@@ -19,7 +19,7 @@ pub(crate) struct Gathered<'a> {
     /// The character's entity.
     pub(crate) entity: Entity,
     /// What its input asks of this step.
-    pub(crate) intent: MoveIntent,
+    pub(crate) intent: &'a MoveIntent,
     /// Its motor, body, poses, state and report.
     pub(crate) walker: Walker<'a>,
 }
@@ -48,7 +48,7 @@ pub(crate) fn gather(ecs: &mut World) -> GatheredList<'_> {
         .map(
             |(entity, body, character, pose, previous, state, intent, last)| Gathered {
                 entity,
-                intent: *intent,
+                intent,
                 walker: Walker {
                     motor: &character.motor,
                     body: body.map(|b| b.0),

@@ -1,5 +1,7 @@
-//! Input systems: player controls, wandering AI and scripts write [`MoveIntent`] (and the
-//! crouch wish in [`Stance`]), nothing else.
+//! Input systems: player controls, wandering AI and scripts write [`MoveIntent`] and the
+//! crouch wish in [`Stance`], from their own state (which they advance: the player's jump
+//! buffer, the wanderer's random walk, the script's clock), and touch no other component but
+//! one: a released jump cuts the player's upward [`spherewalk_core::MotorState`] velocity.
 
 use crate::components::{LastStep, Stance};
 use crate::input::{Command, PlayerInput, Script, Wander};

@@ -1,6 +1,7 @@
-//! The plugin's cost per fixed step against the hecs runtime's, in one run: 1,000 wanderers
-//! on a planet (a ball of radius 40 m, point gravity 9.81 m/s²), spread evenly over it,
-//! each walking forward at 1.5 m/s and turning.
+//! The plugin's cost per fixed step against the hecs runtime's, in one run: 100 and 1,000
+//! wanderers on a planet (a ball of radius 40 m, point gravity 9.81 m/s²), spread evenly
+//! over it, each walking forward at 1.5 m/s and turning (groups `planet_100`,
+//! `planet_1000`).
 //!
 //! `cargo bench -p bevy_spherewalk --bench versus_sim`
 //!
@@ -35,20 +36,20 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use spherewalk::{CharacterDesc, Sim};
 use std::hint::black_box;
 
-/// Wanderers on the planet.
-const COUNT: usize = 1000;
+/// How many wanderers walk the planet, one group each.
+const COUNTS: [usize; 2] = [100, 1000];
 /// The planet's radius (m).
 const RADIUS: f32 = 40.0;
 /// Walking speed (m/s).
 const SPEED: f32 = 1.5;
 
-/// The wanderers' starting poses: feet on the planet's surface, spread by a Fibonacci
-/// spiral, up along the surface normal.
-fn poses() -> Vec<Pose> {
+/// The starting poses of `count` wanderers: feet on the planet's surface, spread by a
+/// Fibonacci spiral, up along the surface normal.
+fn poses(count: usize) -> Vec<Pose> {
     let golden = std::f32::consts::PI * (3.0 - 5.0_f32.sqrt());
-    (0..COUNT)
+    (0..count)
         .map(|k| {
-            let y = 1.0 - 2.0 * (k as f32 + 0.5) / COUNT as f32;
+            let y = 1.0 - 2.0 * (k as f32 + 0.5) / count as f32;
             let r = (1.0 - y * y).sqrt();
             let a = golden * k as f32;
             let up = UnitVec3::new_normalize(core::Vec3::new(r * a.cos(), y, r * a.sin()));
@@ -76,8 +77,8 @@ fn turn(k: usize) -> f32 {
 #[derive(Component, Clone, Copy)]
 struct Wanderer(f32);
 
-/// The runtime's crowd, walked 120 steps.
-fn sim(parallel: bool) -> Sim {
+/// The runtime's crowd of `count` wanderers, walked 120 steps.
+fn sim(parallel: bool, count: usize) -> Sim {
     let mut world = core::CollisionWorld::new();
     world
         .insert(ColliderDesc::new(SharedShape::ball(RADIUS)))
@@ -85,7 +86,7 @@ fn sim(parallel: bool) -> Sim {
     let mut sim = Sim::new(world, 1.0 / 60.0).expect("a valid step");
     sim.parallel = parallel;
     sim.add_gravity(field()).expect("a valid field");
-    for (k, pose) in poses().into_iter().enumerate() {
+    for (k, pose) in poses(count).into_iter().enumerate() {
         let desc = CharacterDesc::new(format!("w{k}"), stack(), pose);
         let e = sim.spawn_character(desc).expect("a wanderer");
         sim.ecs
@@ -146,7 +147,7 @@ fn plugin(parallel: bool, count: usize) -> App {
         Transform::IDENTITY,
     ));
     world.spawn(GravityField(field()));
-    for (k, pose) in poses().into_iter().enumerate().take(count) {
+    for (k, pose) in poses(count).into_iter().enumerate() {
         let (translation, rotation) = pose.to_glam();
         world.spawn((
             Character::new(stack()),
@@ -169,16 +170,23 @@ fn plugin(parallel: bool, count: usize) -> App {
 }
 
 fn versus(c: &mut Criterion) {
-    let mut group = c.benchmark_group("planet_1000");
+    for count in COUNTS {
+        versus_at(c, count);
+    }
+}
+
+/// The group of `count` wanderers: each host, parallel and serial.
+fn versus_at(c: &mut Criterion, count: usize) {
+    let mut group = c.benchmark_group(format!("planet_{count}"));
     for (parallel, name) in [(true, "parallel"), (false, "serial")] {
-        let mut runtime = sim(parallel);
+        let mut runtime = sim(parallel, count);
         group.bench_function(format!("sim_{name}"), |b| {
             b.iter(|| {
                 sim_step(&mut runtime);
                 black_box(&runtime);
             })
         });
-        let mut app = plugin(parallel, COUNT);
+        let mut app = plugin(parallel, count);
         group.bench_function(format!("plugin_{name}"), |b| {
             b.iter(|| {
                 app.update();

@@ -9,8 +9,8 @@ use crate::resources::{CharacterWorld, DefaultGravity};
 use bevy::ecs::change_detection::DetectChanges;
 use bevy::log::{error, warn};
 use bevy::prelude::{
-    ChildOf, Commands, Entity, Fixed, Has, Local, MessageWriter, Mut, Query, Ref,
-    RemovedComponents, Res, ResMut, Time, Transform, TransformHelper,
+    ChildOf, Commands, Entity, Fixed, Has, MessageWriter, Mut, Query, Ref, RemovedComponents, Res,
+    ResMut, Time, Transform, TransformHelper,
 };
 use bevy::tasks::{ComputeTaskPool, ParallelSlice, ParallelSliceMut};
 use bevy::utils::Parallel;
@@ -348,23 +348,26 @@ fn move_intent(intent: &CharacterIntent) -> MoveIntent {
     }
 }
 
-/// Steps every admitted character once under the gravity at its feet, in parallel, each
-/// thread with its own working buffers.
+/// Steps every admitted character once under the gravity at its feet, on the compute task
+/// pool as [`ComputePool`] spreads work (the calling thread when the pool has a single
+/// thread), each thread with its own working buffers. (Over Bevy's parallel query iterator
+/// instead, a fixed step of 100 characters took 123 µs against 89; of 1,000, 4 % less.)
 pub(crate) fn step_characters(
     cw: Res<CharacterWorld>,
     time: Res<Time>,
     mut characters: Query<(&mut Walker, &CharacterIntent)>,
-    scratch: Local<Parallel<StepScratch>>,
 ) {
     let tick = Tick::new(&cw.world, &cw.fields, time.delta_secs());
-    characters.par_iter_mut().for_each_init(
-        || scratch.borrow_local_mut(),
-        |scratch, (mut walker, intent)| {
-            walker
-                .core()
-                .step(&tick, move_intent(intent), Some(scratch));
-        },
-    );
+    let mut walkers: Vec<_> = characters
+        .iter_mut()
+        .map(|(walker, intent)| (walker.into_inner().core(), move_intent(intent)))
+        .collect();
+    let pool = ComputePool {
+        scratch: &cw.scratch,
+    };
+    pool.for_each(&mut walkers, |scratch, (walker, intent)| {
+        walker.step(&tick, *intent, Some(scratch));
+    });
 }
 
 /// Bevy's compute task pool as the core's [`Pool`] (the calling thread when the pool was
@@ -381,9 +384,10 @@ impl ComputePool<'_> {
             .filter(|pool| pool.thread_num() > 1)
     }
 
-    /// `items` in chunks for `pool`'s threads, about four each.
-    fn chunk(pool: &bevy::tasks::TaskPool, items: usize) -> usize {
-        items.div_ceil(pool.thread_num() * 4).max(1)
+    /// The length of the chunks that cut `items` into `per_thread` for each of `pool`'s
+    /// threads.
+    fn chunk(pool: &bevy::tasks::TaskPool, items: usize, per_thread: usize) -> usize {
+        items.div_ceil(pool.thread_num() * per_thread).max(1)
     }
 }
 
@@ -401,7 +405,7 @@ impl Pool for ComputePool<'_> {
             return items.iter().map(f).collect();
         };
         let each = |_, chunk: &[T]| chunk.iter().map(&f).collect::<Vec<U>>();
-        let chunks = items.par_chunk_map(pool, Self::chunk(pool, items.len()), each);
+        let chunks = items.par_chunk_map(pool, Self::chunk(pool, items.len(), 4), each);
         chunks.into_iter().flatten().collect()
     }
 
@@ -424,7 +428,7 @@ impl Pool for ComputePool<'_> {
         let each = |_, chunk: &mut [T]| {
             self.lend(|scratch| chunk.iter_mut().for_each(|item| f(scratch, item)));
         };
-        let chunk = Self::chunk(pool, items.len());
+        let chunk = Self::chunk(pool, items.len(), 4);
         let mut items = items;
         items.par_chunk_map_mut(pool, chunk, each);
     }
@@ -433,13 +437,12 @@ impl Pool for ComputePool<'_> {
 /// Pushes apart the solid characters that overlap after their steps (the core's
 /// [`separate`]: passes of half each, in each one's ground plane, then resolved against the
 /// scenery, until nobody overlaps), then moves every body to its character's final pose.
-pub(crate) fn separate_characters(
-    mut cw: ResMut<CharacterWorld>,
-    mut walkers: Query<&mut Walker>,
-    scratch: Local<Parallel<StepScratch>>,
-) {
+pub(crate) fn separate_characters(mut cw: ResMut<CharacterWorld>, mut walkers: Query<&mut Walker>) {
+    let cw = &mut *cw;
     let mut views: Vec<_> = walkers.iter_mut().map(|w| w.into_inner().core()).collect();
-    let pool = ComputePool { scratch: &scratch };
+    let pool = ComputePool {
+        scratch: &cw.scratch,
+    };
     separate(&pool, &cw.world, views.iter_mut());
     let bodies = views.iter().filter_map(|w| Some((w.body?, &*w.pose)));
     if let Err(e) = move_bodies(&mut cw.world, bodies, &mut Vec::new()) {

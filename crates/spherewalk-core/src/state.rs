@@ -83,7 +83,8 @@ impl Default for MotorState {
     }
 }
 
-/// What the character wants to do this step. Input systems (player, AI, scripts) write only this.
+/// What the character wants to do this step: the one input of a host's input systems (player,
+/// AI, scripts) to the motor.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveIntent {

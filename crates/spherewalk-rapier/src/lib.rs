@@ -31,7 +31,7 @@
 //! assert!(pose.position.y.abs() < 1e-3 && report.ground == GroundState::Grounded);
 //! # Ok(())
 //! # }
-//! //! ```
+//! ```
 
 #![forbid(unsafe_code)]
 

@@ -1,8 +1,10 @@
 //! The plane solver behind pushback: bare constraints `d . dir >= dist` on a displacement
 //! `d`, the shortest displacement that meets them, and the velocity clip against them.
 //!
-//! It knows nothing of spheres, colliders or modes: pushback turns contacts into
-//! [`Constraint`]s and calls [`solve_push`] and [`clip_velocity`].
+//! It knows nothing of spheres or colliders: pushback turns contacts into [`Constraint`]s,
+//! each carrying the facts of its contact that the solve and the clip weigh (a wall, steep,
+//! lifting, firm ground) and those the blocked-move report keeps (surface normal, walkable, a
+//! character's body), and calls [`solve_push`] and [`clip_velocity`].
 
 use crate::math::{Real, UnitVec3, Vec3};
 
