@@ -18,7 +18,8 @@ pub enum SpherewalkSystems {
     /// characters (validating them).
     Sync,
     /// Steps every character once (in parallel where Bevy's task pool has threads; the
-    /// result is the same bit for bit).
+    /// result is the same bit for bit), pushes apart those that overlap, and throws those
+    /// standing on jump pads: one system.
     Step,
     /// Writes the characters' transforms and status, and their messages.
     WriteBack,
@@ -135,13 +136,7 @@ impl Plugin for SpherewalkPlugin {
                     )
                         .chain()
                         .in_set(Sync),
-                    (
-                        systems::step_characters,
-                        systems::separate_characters,
-                        systems::launch_from_pads,
-                    )
-                        .chain()
-                        .in_set(Step),
+                    systems::step_characters.in_set(Step),
                     systems::write_back.in_set(WriteBack),
                 ),
             );

@@ -18,7 +18,7 @@ use spherewalk_core::crowd::{self, Pool, body_pose, move_bodies, separate, soft_
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
 use spherewalk_core::motor::{AdmitError, StepScratch};
-use spherewalk_core::walker::Tick;
+use spherewalk_core::walker::{Tick, Walker as CoreWalker};
 use spherewalk_core::world::QueryFilter;
 use spherewalk_core::{
     ColliderDesc, ColliderId, GravityFields, Motor, MoveIntent, Pose, UnitVec3, Vec3,
@@ -348,28 +348,6 @@ fn move_intent(intent: &CharacterIntent) -> MoveIntent {
     }
 }
 
-/// Steps every admitted character once under the gravity at its feet, on the compute task
-/// pool as [`ComputePool`] spreads work (the calling thread when the pool has a single
-/// thread), each thread with its own working buffers. (Over Bevy's parallel query iterator
-/// instead, a fixed step of 100 characters took 123 µs against 89; of 1,000, 4 % less.)
-pub(crate) fn step_characters(
-    cw: Res<CharacterWorld>,
-    time: Res<Time>,
-    mut characters: Query<(&mut Walker, &CharacterIntent)>,
-) {
-    let tick = Tick::new(&cw.world, &cw.fields, time.delta_secs());
-    let mut walkers: Vec<_> = characters
-        .iter_mut()
-        .map(|(walker, intent)| (walker.into_inner().core(), move_intent(intent)))
-        .collect();
-    let pool = ComputePool {
-        scratch: &cw.scratch,
-    };
-    pool.for_each(&mut walkers, |scratch, (walker, intent)| {
-        walker.step(&tick, *intent, Some(scratch));
-    });
-}
-
 /// Bevy's compute task pool as the core's [`Pool`] (the calling thread when the pool was
 /// never started or has one thread), lending each thread its working buffers from `scratch`.
 struct ComputePool<'a> {
@@ -434,35 +412,50 @@ impl Pool for ComputePool<'_> {
     }
 }
 
-/// Pushes apart the solid characters that overlap after their steps (the core's
-/// [`separate`]: passes of half each, in each one's ground plane, then resolved against the
-/// scenery, until nobody overlaps), then moves every body to its character's final pose.
-pub(crate) fn separate_characters(mut cw: ResMut<CharacterWorld>, mut walkers: Query<&mut Walker>) {
+/// One admitted character as the step system gathers it: the core's view of it and, unless
+/// the game took its [`CharacterIntent`] away (then it does not step), its intent.
+type Gathered<'a> = (CoreWalker<'a>, Option<MoveIntent>);
+
+/// The fixed step of every admitted character, gathered once, as the runtime's `Sim` runs it:
+/// each one's motor step under the gravity at its feet, on the compute task pool as
+/// [`ComputePool`] spreads work (through Bevy's parallel query iterator in a system of their
+/// own, a fixed step of 100 characters took 177 µs on two threads against 136 now); then the
+/// solid ones that overlap are pushed apart (the core's [`separate`]), the bodies move to
+/// the final poses, and those that ended stably grounded on a [`JumpPad`]'s collider are
+/// thrown.
+pub(crate) fn step_characters(
+    mut cw: ResMut<CharacterWorld>,
+    time: Res<Time>,
+    mut characters: Query<(&mut Walker, Option<&CharacterIntent>)>,
+    pads: Query<&JumpPad>,
+) {
     let cw = &mut *cw;
-    let mut views: Vec<_> = walkers.iter_mut().map(|w| w.into_inner().core()).collect();
+    let mut walkers: Vec<Gathered<'_>> = characters
+        .iter_mut()
+        .map(|(walker, intent)| (walker.into_inner().core(), intent.map(move_intent)))
+        .collect();
     let pool = ComputePool {
         scratch: &cw.scratch,
     };
-    separate(&pool, &cw.world, views.iter_mut());
-    let bodies = views.iter().filter_map(|w| Some((w.body?, &*w.pose)));
+    let tick = Tick::new(&cw.world, &cw.fields, time.delta_secs());
+    pool.for_each(&mut walkers, |scratch, (walker, intent)| {
+        if let Some(intent) = intent {
+            walker.step(&tick, *intent, Some(scratch));
+        }
+    });
+    separate(&pool, &cw.world, walkers.iter_mut().map(|(w, _)| w));
+    let bodies = walkers
+        .iter()
+        .filter_map(|(w, _)| Some((w.body?, &*w.pose)));
     if let Err(e) = move_bodies(&mut cw.world, bodies, &mut Vec::new()) {
         warn!("spherewalk: a body not moved: {e}");
     }
-}
-
-/// Throws every character that ended the step stably grounded on a [`JumpPad`]'s collider.
-pub(crate) fn launch_from_pads(
-    cw: Res<CharacterWorld>,
-    pads: Query<&JumpPad>,
-    mut characters: Query<&mut Walker>,
-) {
-    if pads.is_empty() {
-        return;
-    }
-    for mut walker in &mut characters {
+    if !pads.is_empty() {
         let pad = |collider| cw.entity_of(collider).and_then(|e| pads.get(e).ok());
-        let launch_of = |collider| pad(collider).map(|p| vec3_from_glam(p.launch));
-        walker.state.launch_from_pad(launch_of);
+        for (walker, _) in &mut walkers {
+            let launch_of = |collider| pad(collider).map(|p| vec3_from_glam(p.launch));
+            walker.state.launch_from_pad(launch_of);
+        }
     }
 }
 
