@@ -4,7 +4,7 @@
 //! step, hot in cache) to the motor steps and the separation's resolves alike.
 
 use crate::lent::Lent;
-use spherewalk_core::crowd::Pool;
+use spherewalk_core::crowd::{self, Pool};
 use spherewalk_core::motor::StepScratch;
 use std::cell::RefCell;
 
@@ -110,13 +110,11 @@ impl Pool for Threads {
         if self.parallel {
             use rayon::prelude::*;
             let chunk = chunk_len(items.len());
-            items.par_chunks_mut(chunk).for_each(|chunk| {
-                let mut scratch = Lent::take(&SCRATCH);
-                chunk.iter_mut().for_each(|item| f(&mut scratch, item));
-            });
+            items
+                .par_chunks_mut(chunk)
+                .for_each(|chunk| crowd::in_order(self, chunk, &f));
             return;
         }
-        let mut scratch = Lent::take(&SCRATCH);
-        items.iter_mut().for_each(|item| f(&mut scratch, item));
+        crowd::in_order(self, items, f);
     }
 }

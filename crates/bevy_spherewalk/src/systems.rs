@@ -362,10 +362,10 @@ impl ComputePool<'_> {
             .filter(|pool| pool.thread_num() > 1)
     }
 
-    /// The length of the chunks that cut `items` into `per_thread` for each of `pool`'s
+    /// The length of the chunks that cut `items` into about four for each of `pool`'s
     /// threads.
-    fn chunk(pool: &bevy::tasks::TaskPool, items: usize, per_thread: usize) -> usize {
-        items.div_ceil(pool.thread_num() * per_thread).max(1)
+    fn chunk(pool: &bevy::tasks::TaskPool, items: usize) -> usize {
+        items.div_ceil(pool.thread_num() * 4).max(1)
     }
 }
 
@@ -383,7 +383,7 @@ impl Pool for ComputePool<'_> {
             return items.iter().map(f).collect();
         };
         let each = |_, chunk: &[T]| chunk.iter().map(&f).collect::<Vec<U>>();
-        let chunks = items.par_chunk_map(pool, Self::chunk(pool, items.len(), 4), each);
+        let chunks = items.par_chunk_map(pool, Self::chunk(pool, items.len()), each);
         chunks.into_iter().flatten().collect()
     }
 
@@ -401,12 +401,10 @@ impl Pool for ComputePool<'_> {
         f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
     ) {
         let Some(pool) = Self::threads() else {
-            return self.lend(|scratch| items.iter_mut().for_each(|item| f(scratch, item)));
+            return crowd::in_order(self, items, f);
         };
-        let each = |_, chunk: &mut [T]| {
-            self.lend(|scratch| chunk.iter_mut().for_each(|item| f(scratch, item)));
-        };
-        let chunk = Self::chunk(pool, items.len(), 4);
+        let each = |_, chunk: &mut [T]| crowd::in_order(self, chunk, &f);
+        let chunk = Self::chunk(pool, items.len());
         let mut items = items;
         items.par_chunk_map_mut(pool, chunk, each);
     }

@@ -154,14 +154,14 @@ pub trait Pool: Sync {
     }
 
     /// `f` on every item, each call lent working buffers ([`Pool::lend`]'s kind). `f` must
-    /// touch only its own item (and shared reads), so the order never shows. By default in
-    /// order on the calling thread, through one [`Pool::lend`].
+    /// touch only its own item (and shared reads), so the order never shows. By default
+    /// [`in_order`].
     fn for_each<T: Send>(
         &self,
         items: &mut [T],
         f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
     ) {
-        self.lend(|scratch| items.iter_mut().for_each(|item| f(scratch, item)));
+        in_order(self, items, f);
     }
 
     /// `a()` and `b()`, which touch disjoint data: at the same time on two threads where the
@@ -174,6 +174,17 @@ pub trait Pool: Sync {
     ) -> (A, B) {
         (a(), b())
     }
+}
+
+/// `f` on every item in order on the calling thread, all through one [`Pool::lend`] of
+/// `pool`: [`Pool::for_each`]'s default, and what a pool's own `for_each` does where it
+/// keeps the work on the calling thread.
+pub fn in_order<T>(
+    pool: &(impl Pool + ?Sized),
+    items: &mut [T],
+    f: impl Fn(&mut StepScratch, &mut T),
+) {
+    pool.lend(|scratch| items.iter_mut().for_each(|item| f(scratch, item)));
 }
 
 /// Consecutive ranges of `0..len` that one job of `pool` takes: `size` long on a parallel

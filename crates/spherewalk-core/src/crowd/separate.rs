@@ -368,8 +368,7 @@ impl<P: Pool> Pool for PassPool<'_, P> {
         if self.shared {
             self.pool.for_each(items, f);
         } else {
-            self.pool
-                .lend(|scratch| items.iter_mut().for_each(|item| f(scratch, item)));
+            super::in_order(self.pool, items, f);
         }
     }
 }
