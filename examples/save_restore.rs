@@ -20,9 +20,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let positions = |sim: &spherewalk::Sim| {
         let mut rows: Vec<(u32, [u32; 3])> = sim
             .ecs
-            .query::<(spherewalk::hecs::Entity, &spherewalk::Pose)>()
+            .query::<(spherewalk::hecs::Entity, &spherewalk::components::Walker)>()
             .iter()
-            .map(|(e, p)| (e.id(), p.position.coords.map(f32::to_bits).into()))
+            .map(|(e, w)| (e.id(), w.pose.position.coords.map(f32::to_bits).into()))
             .collect();
         rows.sort_unstable();
         rows

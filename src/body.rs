@@ -1,47 +1,25 @@
-//! A character's body collider in the runtime: where the runtime inserts, reshapes and moves
-//! it. Its shape, pose and layer are the core's ([`spherewalk_core::crowd`]).
+//! Characters' body colliders in the runtime: where the runtime moves them all at once. Their
+//! shape, pose and layer are the core's ([`spherewalk_core::walker`]); each character's own
+//! body moves, reshapes and leaves through its [`Walker`].
 
 use crate::lent::Lent;
 use hecs::World;
 use spherewalk_core::crowd;
-pub use spherewalk_core::crowd::{CHARACTER_LAYER, body_pose};
-use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{ColliderId, CollisionWorld, Pose, SphereStack, math::Iso};
+use spherewalk_core::walker::Walker;
+pub use spherewalk_core::walker::{CHARACTER_LAYER, body_pose};
+use spherewalk_core::{ColliderId, CollisionWorld, Pose, math::Iso};
 use std::cell::RefCell;
 
-/// The character's own collider in the shared [`CollisionWorld`]: a compound of its spheres
-/// that the other characters collide with (never walkable, so nobody stands on a head). Moved
-/// to the character's pose at the start of every step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Body(pub ColliderId);
-
-/// The collider of a character's body: a compound of its spheres (character-local frame).
-pub fn body_shape(stack: &SphereStack) -> SharedShape {
-    stack.body_shape()
-}
-
-/// Resizes a body to `stack` (crouching, standing up, a restored snapshot) and puts it at
-/// `pose` (world).
-pub fn reshape_body(collision: &mut CollisionWorld, body: Body, stack: &SphereStack, pose: &Pose) {
-    // NOTE: a body whose id vanished (removed by the game) keeps nothing to resize; the motor
-    // no longer sees it.
-    let done = collision
-        .set_shape(body.0, body_shape(stack))
-        .and_then(|()| collision.set_pose(body.0, body_pose(pose)));
-    if let Err(e) = done {
-        log::warn!("body {:?} not reshaped: {e}", body.0);
-    }
-}
-
-/// Moves every character's [`Body`] collider to its pose (world), so the others collide with
+/// Moves every character's body collider to its pose (world), so the others collide with
 /// where it stands at the start of the step.
 pub fn sync_bodies(ecs: &World, collision: &mut CollisionWorld) {
-    let mut bodies = ecs.query::<(&Body, &Pose)>();
-    move_bodies(bodies.iter().map(|(body, pose)| (body.0, pose)), collision);
+    let mut walkers = ecs.query::<&Walker>();
+    let bodies = walkers.iter().filter_map(|w| Some((w.body?, &w.pose)));
+    move_bodies(bodies, collision);
 }
 
 /// Moves each body collider to its character's pose (world), in one batch (the core's
-/// [`move_bodies`]).
+/// [`crowd::move_bodies`]).
 pub(crate) fn move_bodies<'a>(
     bodies: impl Iterator<Item = (ColliderId, &'a Pose)>,
     collision: &mut CollisionWorld,

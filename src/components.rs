@@ -1,40 +1,17 @@
-//! hecs components of the runtime: data only. The core's [`Pose`],
-//! [`MotorState`](spherewalk_core::MotorState) and [`MoveIntent`](spherewalk_core::MoveIntent)
-//! are used as components as they are; the systems in [`crate::systems`] read and write them.
+//! hecs components of the runtime: data only. The core's [`Walker`] (a character) and
+//! [`MoveIntent`](spherewalk_core::MoveIntent) are used as components as they are; the
+//! systems in [`crate::systems`] read and write them.
 
 use serde::{Deserialize, Serialize};
-use spherewalk_core::{
-    ColliderId, Motor, Point3, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3, math::Iso,
-};
+use spherewalk_core::{ColliderId, Real, SphereStack, UnitVec3, Vec3, math::Iso};
 
-/// A character's validated shape and motor settings (the core's [`Motor`]).
-#[derive(Clone, Debug)]
-pub struct Character {
-    /// Shape, settings and collision filter. Its filter excludes the character's own [`Body`].
-    pub motor: Motor,
-}
-
-impl Character {
-    /// Where the character reads gravity (world frame, metres): its feet sphere's centre
-    /// ([`Motor::gravity_point`]).
-    pub fn gravity_point(&self, pose: &Pose) -> Point3 {
-        self.motor.gravity_point(pose)
-    }
-}
-
-/// The pose before the last fixed step: render poses interpolate from it to [`Pose`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PreviousPose(pub Pose);
+/// A character: the core's [`Walker`] (its motor, body, poses, motor state and last step's
+/// report), one component, as every host keeps it. Every entity holding one is stepped.
+pub use spherewalk_core::walker::Walker;
 
 /// A character's name: traces and the CLI summary use it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name(pub String);
-
-pub use crate::body::Body;
-
-/// Everything the last step did (ground, events, contacts, flags): the core's [`StepReport`].
-#[derive(Clone, Debug, Default)]
-pub struct LastStep(pub StepReport);
 
 /// Crouching: the standing and crouched stacks, what the input wants and what is in effect.
 ///

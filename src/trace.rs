@@ -10,11 +10,11 @@
 //! `max_penetration` the deepest overlap of any of its spheres with any collider other than
 //! its own body, measured after the step (m, characters included).
 
-use crate::components::{Body, Character, LastStep, Name};
+use crate::components::{Name, Walker};
 use crate::sim::Sim;
 use serde::{Deserialize, Serialize};
+use spherewalk_core::Real;
 use spherewalk_core::world::{QueryFilter, WorldQueries};
-use spherewalk_core::{MotorState, Pose, Real};
 use std::io::Write;
 
 /// One character after one step (see the module docs for every field's meaning and units).
@@ -51,41 +51,32 @@ pub struct TraceRecord {
 pub fn records(sim: &Sim, out: &mut Vec<TraceRecord>) {
     let step = sim.steps().saturating_sub(1);
     let t = sim.time();
-    let mut query = sim.ecs.query::<(
-        hecs::Entity,
-        &Name,
-        &Character,
-        &Pose,
-        &MotorState,
-        &LastStep,
-        Option<&Body>,
-    )>();
+    let mut query = sim.ecs.query::<(hecs::Entity, &Name, &Walker)>();
     let mut rows: Vec<_> = query.iter().collect();
     rows.sort_by_key(|row| row.0.id());
-    for (_, name, character, pose, state, last, body) in rows {
+    for (_, name, walker) in rows {
         let filter = QueryFilter {
-            exclude: body.map(|b| b.0),
+            exclude: walker.body,
             ..QueryFilter::default()
         };
-        let hit = last.0.ground_hit;
+        let (pose, last) = (&walker.pose, &walker.report);
+        let hit = last.ground_hit;
         out.push(TraceRecord {
             step,
             t,
             character: name.0.clone(),
             pos: pose.position.coords.into(),
             up: pose.up().into_inner().into(),
-            vel: state.velocity.into(),
-            grounded: last.0.is_grounded(),
+            vel: walker.state.velocity.into(),
+            grounded: last.is_grounded(),
             ground_normal: hit.map(|h| h.surface_normal.into_inner().into()),
             ground_collider: hit
                 .and_then(|h| sim.collider_name(h.collider))
                 .map(str::to_owned),
-            climbed: last.0.climbed,
-            max_penetration: sim.collision.stack_penetration(
-                pose,
-                character.motor.stack(),
-                &filter,
-            ),
+            climbed: last.climbed,
+            max_penetration: sim
+                .collision
+                .stack_penetration(pose, walker.motor.stack(), &filter),
         });
     }
 }

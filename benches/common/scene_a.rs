@@ -20,6 +20,7 @@
 
 #![allow(dead_code)] // Each including target uses a part.
 
+use spherewalk::components::Walker;
 use spherewalk::hecs::Entity;
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::{
@@ -142,8 +143,8 @@ pub fn set_intents(sim: &mut Sim, entities: &[Entity]) {
     let step = sim.steps() + 1;
     for (i, &e) in entities.iter().enumerate() {
         // One lookup a character, as a game would write its inputs.
-        if let Ok((pose, held)) = sim.ecs.query_one_mut::<(&Pose, &mut MoveIntent)>(e) {
-            *held = intent(step, i, entities.len(), &pose.position);
+        if let Ok((walker, held)) = sim.ecs.query_one_mut::<(&Walker, &mut MoveIntent)>(e) {
+            *held = intent(step, i, entities.len(), &walker.pose.position);
         }
     }
 }

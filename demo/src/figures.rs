@@ -2,7 +2,7 @@
 //! a facing marker on the head, a grounding shadow under each, the controlled one seen
 //! through whatever hides it, and the debug lines.
 
-use spherewalk::components::{Character, LastStep};
+use spherewalk::components::Walker;
 use spherewalk::hecs::Entity;
 use spherewalk::world::WorldQueries;
 use spherewalk::{GroundState, MotorState, Point3, Pose, Real, Sim, UnitVec3, Vec3, na};
@@ -120,14 +120,10 @@ pub fn draw(
         let Some(pose) = sim.render_pose(e) else {
             continue;
         };
-        let Ok(character) = sim.ecs.get::<&Character>(e) else {
+        let Ok(walker) = sim.ecs.get::<&Walker>(e) else {
             continue;
         };
-        let state = sim
-            .ecs
-            .get::<&MotorState>(e)
-            .map(|s| *s)
-            .unwrap_or_default();
+        let state = walker.state;
         let is_player = Some(e) == controlled;
         let base = if is_player {
             PLAYER_COLOUR
@@ -135,7 +131,7 @@ pub fn draw(
             PALETTE[n % PALETTE.len()]
         };
         let rgb = stance_tint(base, state.ground);
-        let stack = character.motor.stack().spheres();
+        let stack = walker.motor.stack().spheres();
         for (i, s) in stack.iter().enumerate() {
             // Alternate shades so each sphere of the stack is visible.
             let k = if i % 2 == 0 { 1.0 } else { 0.72 };
@@ -165,12 +161,9 @@ pub fn draw(
         {
             out.shadows.push(s);
         }
-        if debug.on
-            && (debug_all || is_player)
-            && let Ok(last) = sim.ecs.get::<&LastStep>(e)
-        {
+        if debug.on && (debug_all || is_player) {
             out.lines
-                .character(&pose, stack, &last.0, &state.velocity, debug);
+                .character(&pose, stack, &walker.report, &state.velocity, debug);
         }
     }
     out
@@ -200,13 +193,15 @@ mod tests {
         let entities: Vec<Entity> = scene
             .sim
             .ecs
-            .query::<(Entity, &Character)>()
+            .query::<(Entity, &Walker)>()
             .iter()
             .map(|(e, _)| e)
             .collect();
         for e in entities {
-            let pose = *scene.sim.ecs.get::<&Pose>(e).expect("pose");
-            let state = *scene.sim.ecs.get::<&MotorState>(e).expect("state");
+            let (pose, state) = {
+                let walker = scene.sim.ecs.get::<&Walker>(e).expect("a character");
+                (walker.pose, walker.state)
+            };
             let Some(s) = shadow(&scene.sim, &pose, &state, 0.3) else {
                 continue;
             };

@@ -1,9 +1,9 @@
 //! The settings panel (egui): the scene picker, the controlled character's state and live
 //! settings, timings, debug layers and the keys.
 
-use spherewalk::components::{Character, Name};
+use spherewalk::components::{Name, Walker};
 use spherewalk::input::PlayerInput;
-use spherewalk::{GroundState, MotorState, Real, SphereStack, UpFrame};
+use spherewalk::{GroundState, Real, SphereStack, UpFrame};
 
 use crate::play::Play;
 use crate::scenes::SHIPPED_SCENES;
@@ -50,9 +50,9 @@ enum UpChoice {
 fn read(play: &Play) -> Option<Tuning> {
     let e = play.controlled?;
     let world = &play.scene.sim.ecs;
-    let character = world.get::<&Character>(e).ok()?;
-    let stack = character.motor.stack();
-    let settings = character.motor.settings();
+    let walker = world.get::<&Walker>(e).ok()?;
+    let stack = walker.motor.stack();
+    let settings = walker.motor.settings();
     let input = world.get::<&PlayerInput>(e).ok();
     Some(Tuning {
         spheres: stack.len(),
@@ -89,7 +89,7 @@ fn apply(play: &mut Play, before: &Tuning, after: &Tuning) -> Result<(), String>
     {
         let mut settings = *sim
             .ecs
-            .get::<&Character>(e)
+            .get::<&Walker>(e)
             .map_err(|_| "not a character".to_owned())?
             .motor
             .settings();
@@ -127,7 +127,7 @@ fn status_line(play: &Play) -> String {
     let name = world
         .get::<&Name>(e)
         .map_or("?".to_owned(), |n| n.0.clone());
-    let state = world.get::<&MotorState>(e).map(|s| *s).unwrap_or_default();
+    let state = world.get::<&Walker>(e).map(|w| w.state).unwrap_or_default();
     let ground = match state.ground {
         GroundState::Grounded => "grounded",
         GroundState::SteepGround => "on steep ground",

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use spherewalk::Real;
-use spherewalk::components::Character;
+use spherewalk::components::Walker;
 use spherewalk::hecs::Entity;
 use spherewalk::input::PlayerInput;
 use spherewalk::scene::Scene;
@@ -40,7 +40,7 @@ impl Play {
     /// Starts playing `scene`, controlling its first player character (or its first
     /// character when none has player input).
     pub fn new(scene: Scene, path: PathBuf) -> Self {
-        let count = scene.sim.ecs.query::<&Character>().iter().count();
+        let count = scene.sim.ecs.query::<&Walker>().iter().count();
         // The scene's own start, else crowds framed from further away and higher up.
         let camera = match scene.camera {
             Some(hint) => OrbitCamera::looking(hint.distance, hint.pitch, hint.yaw),
@@ -97,7 +97,7 @@ impl Play {
             .scene
             .sim
             .ecs
-            .query::<(Entity, &Character)>()
+            .query::<(Entity, &Walker)>()
             .iter()
             .map(|(e, _)| e)
             .collect();
@@ -134,8 +134,8 @@ impl Play {
             .scene
             .sim
             .ecs
-            .get::<&Character>(e)
-            .map(|c| c.motor.stack().height() * 0.85)
+            .get::<&Walker>(e)
+            .map(|w| w.motor.stack().height() * 0.85)
             .unwrap_or(1.5);
         self.camera.follow(&pose, height, dt);
         self.camera.collide(&self.scene.sim.collision, dt);
@@ -174,11 +174,8 @@ impl Play {
     pub fn probe(&self) -> Option<(spherewalk::Point3, bool)> {
         let e = self.controlled?;
         let ecs = &self.scene.sim.ecs;
-        let position = ecs.get::<&spherewalk::Pose>(e).ok()?.position;
-        let state = ecs
-            .get::<&spherewalk::MotorState>(e)
-            .map(|s| *s)
-            .unwrap_or_default();
+        let walker = ecs.get::<&Walker>(e).ok()?;
+        let (position, state) = (walker.pose.position, walker.state);
         Some((position, state.ground == spherewalk::GroundState::Grounded))
     }
 
@@ -206,10 +203,10 @@ impl Play {
 mod tests {
     use super::*;
     use crate::camera::{MAX_PITCH, MIN_PITCH};
+    use spherewalk::Vec3;
     use spherewalk::components::Name;
     use spherewalk::input::Wander;
     use spherewalk::world::WorldQueries;
-    use spherewalk::{MotorState, Vec3};
     use winit::event::ElementState;
     use winit::keyboard::KeyCode;
 
@@ -347,7 +344,7 @@ mod tests {
             let mut hold = |play: &mut Play, controls: &mut Controls, secs: Real| {
                 for _ in 0..(secs * fps).round() as u32 {
                     let steps = play.tick(1.0 / fps, controls);
-                    let state = *play.scene.sim.ecs.get::<&MotorState>(e).expect("hero");
+                    let state = play.scene.sim.ecs.get::<&Walker>(e).expect("hero").state;
                     let hangs = state.ground != spherewalk::GroundState::Grounded
                         && state.velocity.norm() < 0.5;
                     hanging = if hangs {
@@ -368,7 +365,7 @@ mod tests {
             hold(&mut play, &mut controls, 20.0);
             // 0.5 s is the bound; a frame is at most 5 fixed steps of 1/60 s here.
             assert!(longest <= 0.5, "{fps} fps: hung {longest} s");
-            let state = *play.scene.sim.ecs.get::<&MotorState>(e).expect("hero");
+            let state = play.scene.sim.ecs.get::<&Walker>(e).expect("hero").state;
             assert_eq!(state.ground, spherewalk::GroundState::Grounded, "{fps} fps");
         }
     }

@@ -2,7 +2,7 @@
 //! public API once per scene (shapes and colours) and once per frame (poses). The renderer
 //! itself never sees the sim.
 
-use spherewalk::components::{Body, JumpPad, Platform};
+use spherewalk::components::{JumpPad, Platform, Walker};
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::physics::spherewalk_rapier::rapier3d::prelude as rp;
 use spherewalk::{CHARACTER_LAYER, ColliderId, Sim, math::Iso, world::QueryFilter};
@@ -77,8 +77,12 @@ pub fn list(sim: &Sim) -> Vec<Scenery> {
         .iter()
         .map(|p| p.collider)
         .collect();
-    let bodies: std::collections::HashSet<ColliderId> =
-        sim.ecs.query::<&Body>().iter().map(|b| b.0).collect();
+    let bodies: std::collections::HashSet<ColliderId> = sim
+        .ecs
+        .query::<&Walker>()
+        .iter()
+        .filter_map(|w| w.body)
+        .collect();
     let mut out = Vec::new();
     for (id, collider) in sim.collision.iter() {
         if bodies.contains(&id) || collider.layers == CHARACTER_LAYER {

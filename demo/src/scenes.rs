@@ -92,8 +92,7 @@ pub fn load_built_in(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spherewalk::Pose;
-    use spherewalk::components::Character;
+    use spherewalk::components::Walker;
 
     /// The browser's scenes are the files: each built-in copy builds the same scene as its file
     /// on disk (same characters, same colliders, the same poses after a second of play).
@@ -106,11 +105,8 @@ mod tests {
             assert_eq!(from_file.name, built_in.name);
             // Every character's position, bit for bit, in spawn order.
             let positions = |s: &spherewalk::scene::Scene| -> Vec<[u32; 3]> {
-                let mut query = s
-                    .sim
-                    .ecs
-                    .query::<(spherewalk::hecs::Entity, &Character, &Pose)>();
-                let mut all: Vec<_> = query.iter().map(|(e, _, p)| (e, p.position)).collect();
+                let mut query = s.sim.ecs.query::<(spherewalk::hecs::Entity, &Walker)>();
+                let mut all: Vec<_> = query.iter().map(|(e, w)| (e, w.pose.position)).collect();
                 all.sort_by_key(|(e, _)| *e);
                 all.iter()
                     .map(|(_, p)| p.coords.map(f32::to_bits).into())

@@ -2,9 +2,10 @@
 
 use super::Sim;
 use crate::body::body_pose;
-use crate::components::{Body, Character, Platform, PreviousPose};
+use crate::components::{Platform, Walker};
 use crate::input::{PlayerInput, Script, Wander};
 use hecs::Entity;
+use spherewalk_core::motor::AdmitError;
 use spherewalk_core::na::Matrix4;
 use spherewalk_core::{ColliderId, GroundState, MotorState, Pose, Real, UnitVec3, Vec3, math::Iso};
 use thiserror::Error;
@@ -36,20 +37,22 @@ pub enum CharacterError {
     /// The pose holds NaN or infinity.
     #[error("a character pose must be finite")]
     NonFinitePose,
+    /// The collision world refused the character's body at the pose (a pose so far out that
+    /// the body's box overflows).
+    #[error("the collision world refused the character's body at that pose")]
+    BodyRefused,
 }
 
 impl Sim {
     /// What `entity` is doing: pose, render pose, velocity and ground. `None` for an entity
     /// that is not a character.
     pub fn character(&self, entity: Entity) -> Option<CharacterView> {
-        let mut q = self
-            .ecs
-            .query_one::<(&Pose, &MotorState, &Character)>(entity);
-        let (pose, state, _) = q.get().ok()?;
+        let walker = self.ecs.get::<&Walker>(entity).ok()?;
+        let (pose, state) = (walker.pose, &walker.state);
         let hit = state.ground_hit;
         Some(CharacterView {
-            pose: *pose,
-            render_pose: self.render_pose(entity)?,
+            pose,
+            render_pose: walker.shown_at(self.alpha()),
             velocity: state.velocity,
             ground: state.ground,
             ground_normal: hit.map(|h| h.surface_normal),
@@ -80,7 +83,7 @@ impl Sim {
         entity: Entity,
         input: PlayerInput,
     ) -> Result<(), CharacterError> {
-        if self.ecs.get::<&Character>(entity).is_err() {
+        if !self.ecs.satisfies::<&Walker>(entity) {
             return Err(CharacterError::NotACharacter);
         }
         let _ = self.ecs.remove_one::<Wander>(entity);
@@ -96,32 +99,21 @@ impl Sim {
     ///
     /// # Errors
     /// [`CharacterError::NotACharacter`] for an entity that is not a character,
-    /// [`CharacterError::NonFinitePose`] for a pose holding NaN or infinity.
+    /// [`CharacterError::NonFinitePose`] for a pose holding NaN or infinity,
+    /// [`CharacterError::BodyRefused`] when the world refuses the body there; nothing moves
+    /// then.
     pub fn teleport(&mut self, entity: Entity, pose: Pose) -> Result<(), CharacterError> {
-        if !pose.is_finite() {
-            return Err(CharacterError::NonFinitePose);
-        }
-        let body = {
-            let mut q = self.ecs.query_one::<(
-                &mut Pose,
-                &mut PreviousPose,
-                &mut MotorState,
-                &Character,
-                Option<&Body>,
-            )>(entity);
-            let (current, previous, state, _, body) =
-                q.get().map_err(|_| CharacterError::NotACharacter)?;
-            *current = pose;
-            previous.0 = pose;
-            *state = MotorState::default();
-            body.map(|b| b.0)
-        };
-        if let Some(id) = body {
-            // NOTE: a finite pose always gives a finite body pose; a removed body is skipped.
-            if let Err(e) = self.collision.set_pose(id, body_pose(&pose)) {
-                log::warn!("teleport: body {id:?} not moved: {e}");
+        let mut walker = self
+            .ecs
+            .get::<&mut Walker>(entity)
+            .map_err(|_| CharacterError::NotACharacter)?;
+        match walker.teleport(&mut self.collision, pose) {
+            Ok(()) => {
+                walker.state = MotorState::default();
+                Ok(())
             }
+            Err(AdmitError::NonFinitePose) => Err(CharacterError::NonFinitePose),
+            Err(_) => Err(CharacterError::BodyRefused),
         }
-        Ok(())
     }
 }

@@ -12,21 +12,20 @@ pub use access::{CharacterError, CharacterView};
 pub use snapshot::{Snapshot, SnapshotError};
 pub use tuning::TuneError;
 
-use crate::components::{
-    Body, Character, JumpPad, LastStep, Name, Platform, PlatformMotion, PreviousPose, Stance,
-};
+use crate::components::{JumpPad, Name, Platform, PlatformMotion, Stance, Walker};
 use crate::events::Event;
 use crate::input::Input;
 use crate::schedule::{FixedStep, ScheduleError};
 use crate::systems::{self, Threads};
 use hecs::{Entity, World};
-use spherewalk_core::crowd::{self, Pool, soft_filter};
+use spherewalk_core::crowd::{self, Pool};
 use spherewalk_core::motor::AdmitError;
 use spherewalk_core::walker::Tick;
+use spherewalk_core::walker::soft_filter;
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Motor,
-    MotorSettings, MotorState, MoveIntent, Pose, Real, SettingsError, SphereStack, WorldError,
-    hooks::NoHooks, math::Iso, world::QueryFilter,
+    MotorSettings, MoveIntent, Pose, Real, SettingsError, SphereStack, WorldError, hooks::NoHooks,
+    math::Iso, world::QueryFilter,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -354,20 +353,19 @@ impl Sim {
             // The same rule the stance system's resizes meet later.
             desc.settings.check_scale(crouched)?;
         }
-        let (motor, body) = crowd::admit(motor, &mut self.collision, &desc.pose, desc.solid)
+        let walker = Walker::admit(motor, &mut self.collision, desc.pose, desc.solid)
             .map_err(|refused| SpawnError::refused(&desc.name, refused))?;
-        let body = body.map(Body);
-        if let Some(body) = body {
-            self.names.insert(body.0, desc.name.clone());
+        if let Some(body) = walker.body {
+            self.names.insert(body, desc.name.clone());
         }
-        let pose = desc.pose;
-        let entity = self.ecs.spawn(character_builder(motor, body, desc).build());
+        let (pose, solid) = (desc.pose, walker.body.is_some());
+        let entity = self.ecs.spawn(character_builder(walker, desc).build());
         #[cfg(feature = "rapier")]
-        if body.is_some() {
+        if solid {
             self.add_physics_body(entity, &pose);
         }
         #[cfg(not(feature = "rapier"))]
-        let _ = pose;
+        let _ = (pose, solid);
         Ok(entity)
     }
 
@@ -379,7 +377,12 @@ impl Sim {
     /// # Errors
     /// [`hecs::NoSuchEntity`] when `entity` is not (or no longer) in the world.
     pub fn despawn(&mut self, entity: Entity) -> Result<(), hecs::NoSuchEntity> {
-        let body = self.ecs.get::<&Body>(entity).ok().map(|b| b.0);
+        if let Ok(walker) = self.ecs.get::<&Walker>(entity) {
+            walker.leave(&mut self.collision);
+            if let Some(body) = walker.body {
+                self.names.remove(&body);
+            }
+        }
         let platform = self.ecs.get::<&Platform>(entity).ok().map(|p| p.collider);
         #[cfg(feature = "rapier")]
         let physics_body = self
@@ -390,9 +393,9 @@ impl Sim {
         self.ecs.despawn(entity)?;
         #[cfg(feature = "rapier")]
         self.remove_physics_body(physics_body);
-        for id in body.into_iter().chain(platform) {
-            // NOTE: the runtime inserted these; a game that removed one itself already did
-            // the work.
+        if let Some(id) = platform {
+            // NOTE: the runtime inserted it; a game that removed it itself already did the
+            // work.
             if let Err(e) = self.collision.remove(id) {
                 log::debug!("despawn: collider {id:?} already gone: {e}");
             }
@@ -454,7 +457,7 @@ impl Sim {
                 }),
             }
         }
-        let walkers = characters.iter_mut().map(|c| &mut c.walker);
+        let walkers = characters.iter_mut().map(|c| &mut *c.walker);
         crowd::separate(&spread.characters, &self.collision, walkers);
         let events = (self.steps, &mut self.events);
         systems::finish_gathered(&characters, &mut self.collision, events, spread.all);
@@ -550,9 +553,8 @@ impl Sim {
     /// The pose to draw `entity` at: interpolated between its previous and current pose by
     /// [`Sim::alpha`]. `None` for an entity that is not a character.
     pub fn render_pose(&self, entity: Entity) -> Option<Pose> {
-        let mut q = self.ecs.query_one::<(&PreviousPose, &Pose)>(entity);
-        let (previous, current) = q.get().ok()?;
-        Some(previous.0.interpolate(current, self.alpha()))
+        let walker = self.ecs.get::<&Walker>(entity).ok()?;
+        Some(walker.shown_at(self.alpha()))
     }
 }
 
@@ -566,21 +568,10 @@ struct Spread {
     all: Threads,
 }
 
-/// The components of a character of `desc` admitted with `motor` and `body`.
-fn character_builder(motor: Motor, body: Option<Body>, desc: CharacterDesc) -> hecs::EntityBuilder {
+/// The components of a character of `desc` admitted as `walker`.
+fn character_builder(walker: Walker, desc: CharacterDesc) -> hecs::EntityBuilder {
     let mut builder = hecs::EntityBuilder::new();
-    builder.add_bundle((
-        Character { motor },
-        desc.pose,
-        PreviousPose(desc.pose),
-        MotorState::default(),
-        MoveIntent::default(),
-        LastStep::default(),
-        Name(desc.name),
-    ));
-    if let Some(body) = body {
-        builder.add(body);
-    }
+    builder.add_bundle((walker, MoveIntent::default(), Name(desc.name)));
     if let Some(crouched) = desc.crouched {
         builder.add(Stance::new(desc.stack, crouched));
     }

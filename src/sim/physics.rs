@@ -7,9 +7,9 @@
 //! character. The motor sees the dynamic bodies through [`spherewalk_rapier::Layered`].
 
 use super::{CHARACTER_LAYER, Sim};
-use crate::components::{Character, LastStep, Platform};
+use crate::components::{Platform, Walker};
 use hecs::Entity;
-use spherewalk_core::{ColliderId, GravityFields, MotorState, MoveIntent, Pose, Vec3};
+use spherewalk_core::{ColliderId, GravityFields, MoveIntent, Pose, Vec3};
 use spherewalk_rapier::rapier3d::prelude as rp;
 use spherewalk_rapier::{BodySettings, CharacterBody, Physics};
 
@@ -41,9 +41,10 @@ impl Sim {
             self.physics = Some(Box::new(self.mirror_scenery()));
             let solid: Vec<(Entity, Pose)> = self
                 .ecs
-                .query::<(Entity, &Pose, &crate::components::Body)>()
+                .query::<(Entity, &Walker)>()
                 .iter()
-                .map(|(e, p, _)| (e, *p))
+                .filter(|(_, w)| w.body.is_some())
+                .map(|(e, w)| (e, w.pose))
                 .collect();
             for (entity, pose) in solid {
                 self.add_physics_body(entity, &pose);
@@ -106,8 +107,8 @@ impl Sim {
         };
         let Ok(stack) = self
             .ecs
-            .get::<&Character>(entity)
-            .map(|c| c.motor.stack().clone())
+            .get::<&Walker>(entity)
+            .map(|w| w.motor.stack().clone())
         else {
             return;
         };
@@ -135,12 +136,9 @@ impl Sim {
 
 /// One character's components for [`step_physics`].
 type Item<'a> = (
-    &'a Character,
+    &'a mut Walker,
     &'a PhysicsBody,
-    &'a Pose,
-    &'a LastStep,
     &'a MoveIntent,
-    &'a mut MotorState,
     Option<&'a BodySettings>,
 );
 
@@ -161,12 +159,12 @@ pub(crate) fn step_physics(
         ecs.query_mut::<(Entity, Item<'_>)>().into_iter().collect();
     // Entity order: the pushes add up the same whatever hecs's layout.
     items.sort_by_key(|(e, _)| e.id());
-    for (_, (character, body, pose, last, intent, _, settings)) in &items {
+    for (_, (walker, body, intent, settings)) in &items {
         let settings = settings.unwrap_or(&default);
         // The character's weight on what it stands on: gravity where it reads it.
-        let gravity = fields.at(&character.gravity_point(pose));
-        physics.push_bodies(&last.0, &intent.velocity, &gravity, dt, settings);
-        physics.move_character(&body.0, pose);
+        let gravity = fields.at(&walker.motor.gravity_point(&walker.pose));
+        physics.push_bodies(&walker.report, &intent.velocity, &gravity, dt, settings);
+        physics.move_character(&body.0, &walker.pose);
     }
     for (id, handle) in &sim_physics.platforms {
         if let (Some(c), Some(b)) = (collision.get(*id), physics.bodies.get_mut(*handle)) {
@@ -175,8 +173,9 @@ pub(crate) fn step_physics(
     }
     physics.apply_gravity_fields(fields);
     physics.step(&Vec3::zeros());
-    for (_, (_, body, _, last, _, state, settings)) in &mut items {
+    for (_, (walker, body, _, settings)) in &mut items {
         let settings = settings.unwrap_or(&default);
-        physics.take_hits(&body.0, &last.0, settings, state);
+        let Walker { report, state, .. } = &mut **walker;
+        physics.take_hits(&body.0, report, settings, state);
     }
 }

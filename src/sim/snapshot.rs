@@ -2,8 +2,8 @@
 //! that serializes with serde.
 
 use super::Sim;
-use crate::body::{reshape_body, sync_bodies};
-use crate::components::{Body, Character, LastStep, Platform, PreviousPose, Stance};
+use crate::body::sync_bodies;
+use crate::components::{Platform, Stance, Walker};
 use crate::input::{PlayerInput, Script, Wander};
 use hecs::Entity;
 use serde::{Deserialize, Serialize};
@@ -112,12 +112,8 @@ pub enum SnapshotError {
 
 type CharacterItem<'a> = (
     Entity,
-    &'a Character,
-    &'a Pose,
-    &'a PreviousPose,
-    &'a MotorState,
+    &'a Walker,
     &'a MoveIntent,
-    &'a LastStep,
     Option<&'a Stance>,
     Option<&'a PlayerInput>,
     Option<&'a Wander>,
@@ -144,20 +140,18 @@ impl Sim {
         let mut characters: Vec<CharacterState> = query
             .iter()
             .map(
-                |(e, c, pose, prev, state, intent, last, stance, player, wander, script)| {
-                    CharacterState {
-                        entity: e.to_bits().get(),
-                        stack: c.motor.stack().clone(),
-                        pose: *pose,
-                        previous: prev.0,
-                        state: *state,
-                        intent: *intent,
-                        last: last.0.clone(),
-                        stance: stance.cloned(),
-                        player: player.copied(),
-                        wander: wander.copied(),
-                        script: script.cloned(),
-                    }
+                |(e, walker, intent, stance, player, wander, script)| CharacterState {
+                    entity: e.to_bits().get(),
+                    stack: walker.motor.stack().clone(),
+                    pose: walker.pose,
+                    previous: walker.previous,
+                    state: walker.state,
+                    intent: *intent,
+                    last: walker.report.clone(),
+                    stance: stance.cloned(),
+                    player: player.copied(),
+                    wander: wander.copied(),
+                    script: script.cloned(),
                 },
             )
             .collect();
@@ -236,11 +230,11 @@ impl Sim {
             let Some(entity) = Entity::from_bits(saved.entity) else {
                 return Err(SnapshotError::EntitiesChanged(saved.entity));
             };
-            let Ok(c) = self.ecs.get::<&Character>(entity) else {
+            let Ok(walker) = self.ecs.get::<&Walker>(entity) else {
                 return Err(SnapshotError::EntitiesChanged(saved.entity));
             };
             // One rule with `Motor::new` and `Motor::set_stack`.
-            if c.motor.settings().check_scale(&saved.stack).is_err() {
+            if walker.motor.settings().check_scale(&saved.stack).is_err() {
                 return Err(SnapshotError::StackOutOfScale(saved.entity));
             }
         }
@@ -251,7 +245,7 @@ impl Sim {
     fn check_entities(&self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
         let characters = snapshot.characters.iter().map(|c| c.entity);
         let platforms = snapshot.platforms.iter().map(|p| p.entity);
-        let bad = first_difference(&entities_with::<Character>(&self.ecs), characters)
+        let bad = first_difference(&entities_with::<Walker>(&self.ecs), characters)
             .or_else(|| first_difference(&entities_with::<Platform>(&self.ecs), platforms));
         match bad {
             Some(bits) => Err(SnapshotError::EntitiesChanged(bits)),
@@ -265,40 +259,27 @@ impl Sim {
         let Some(entity) = Entity::from_bits(saved.entity) else {
             return;
         };
-        let to_reshape = {
-            let mut q = self.ecs.query_one::<(
-                &mut Character,
-                &mut Pose,
-                &mut PreviousPose,
-                &mut MotorState,
-                &mut MoveIntent,
-                &mut LastStep,
-                Option<&Body>,
-            )>(entity);
-            let Ok((c, pose, prev, state, intent, last, body)) = q.get() else {
+        {
+            let mut q = self.ecs.query_one::<(&mut Walker, &mut MoveIntent)>(entity);
+            let Ok((walker, intent)) = q.get() else {
                 return;
             };
-            let reshaped = c.motor.stack() != &saved.stack;
-            if reshaped {
+            walker.pose = saved.pose;
+            walker.previous = saved.previous;
+            walker.state = saved.state;
+            walker.report.clone_from(&saved.last);
+            *intent = saved.intent;
+            if walker.motor.stack() != &saved.stack {
                 // NOTE: checked by `check_stacks` before anything was written.
-                if let Err(e) = c.motor.set_stack(saved.stack.clone()) {
+                if let Err(e) = walker.set_stack(&mut self.collision, saved.stack.clone()) {
                     log::warn!("restore: stack of {entity:?} kept: {e}");
                 }
             }
-            *pose = saved.pose;
-            prev.0 = saved.previous;
-            *state = saved.state;
-            *intent = saved.intent;
-            last.0.clone_from(&saved.last);
-            body.copied().filter(|_| reshaped)
-        };
+        }
         put(&mut self.ecs, entity, saved.stance.as_ref());
         put(&mut self.ecs, entity, saved.player.as_ref());
         put(&mut self.ecs, entity, saved.wander.as_ref());
         put(&mut self.ecs, entity, saved.script.as_ref());
-        if let Some(body) = to_reshape {
-            reshape_body(&mut self.collision, body, &saved.stack, &saved.pose);
-        }
     }
 }
 

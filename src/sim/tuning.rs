@@ -2,12 +2,9 @@
 //! transformation), through the same checks as spawning it.
 
 use super::Sim;
-use crate::body::reshape_body;
-use crate::components::{Body, Character, Stance};
+use crate::components::{Stance, Walker};
 use hecs::Entity;
-use spherewalk_core::{
-    Motor, MotorSettings, Pose, Real, SettingsError, SphereStack, motor::ResizeError,
-};
+use spherewalk_core::{Motor, MotorSettings, Real, SettingsError, SphereStack, motor::ResizeError};
 use thiserror::Error;
 
 /// Why a change to a live character was refused. Nothing changes then.
@@ -38,13 +35,13 @@ impl Sim {
         entity: Entity,
         settings: MotorSettings,
     ) -> Result<(), TuneError> {
-        let mut character = self
+        let mut walker = self
             .ecs
-            .get::<&mut Character>(entity)
+            .get::<&mut Walker>(entity)
             .map_err(|_| TuneError::NotACharacter)?;
-        let filter = *character.motor.filter();
-        let motor = Motor::new(character.motor.stack().clone(), settings)?.with_filter(filter);
-        character.motor = motor;
+        let filter = *walker.motor.filter();
+        let motor = Motor::new(walker.motor.stack().clone(), settings)?.with_filter(filter);
+        walker.motor = motor;
         Ok(())
     }
 
@@ -63,14 +60,13 @@ impl Sim {
     ) -> Result<Real, TuneError> {
         let mut query = self
             .ecs
-            .query_one::<(&mut Character, &Pose, Option<&mut Stance>, Option<&Body>)>(entity);
-        let (character, pose, mut stance, body) =
-            query.get().ok().ok_or(TuneError::NotACharacter)?;
+            .query_one::<(&mut Walker, Option<&mut Stance>)>(entity);
+        let (walker, mut stance) = query.get().ok().ok_or(TuneError::NotACharacter)?;
         if let Some(stance) = stance.as_deref_mut()
             && stance.crouching
         {
             // Only the scale is checked now; the fit is checked when it stands up.
-            character
+            walker
                 .motor
                 .settings()
                 .check_scale(&stack)
@@ -78,14 +74,9 @@ impl Sim {
             stance.standing = stack;
             return Ok(0.0);
         }
-        let depth = character
-            .motor
-            .resize(&self.collision, pose, stack.clone())?;
+        let depth = walker.resize(&mut self.collision, stack.clone())?;
         if let Some(stance) = stance {
-            stance.standing = stack.clone();
-        }
-        if let Some(body) = body {
-            reshape_body(&mut self.collision, *body, &stack, pose);
+            stance.standing = stack;
         }
         Ok(depth)
     }

@@ -1,64 +1,42 @@
-//! The characters' components, gathered once a step for the phases [`crate::Sim::step`] runs
+//! The characters, gathered once a step for the phases [`crate::Sim::step`] runs
 //! over every character in turn: the body sync, the motor step, the separation and the
 //! events. The `Sim` queries once and hands the list to all of them, since with few
 //! characters a step's hecs queries cost more than the phases' own work.
 
 use super::Threads;
-use crate::body::{Body, move_bodies, move_body};
-use crate::components::{Character, LastStep, PreviousPose};
+use crate::body::{move_bodies, move_body};
 use crate::events::Event;
 use hecs::{Entity, World};
 use smallvec::SmallVec;
 use spherewalk_core::crowd::Pool;
 use spherewalk_core::walker::Walker;
-use spherewalk_core::{CollisionWorld, MotorState, MoveIntent, Pose};
+use spherewalk_core::{CollisionWorld, MoveIntent};
 
-/// One character's components for a step, as the core steps it. A character whose [`Body`]
-/// is missing has none to move and takes no part in the separation.
+/// One character for a step, as the core steps it. A character whose body is missing has
+/// none to move and takes no part in the separation.
 pub(crate) struct Gathered<'a> {
     /// The character's entity.
     pub(crate) entity: Entity,
     /// What its input asks of this step.
     pub(crate) intent: &'a MoveIntent,
     /// Its motor, body, poses, state and report.
-    pub(crate) walker: Walker<'a>,
+    pub(crate) walker: &'a mut Walker,
 }
-
-/// The components hecs hands out for a [`Gathered`].
-type Query<'a> = (
-    Entity,
-    Option<&'a Body>,
-    &'a Character,
-    &'a mut Pose,
-    &'a mut PreviousPose,
-    &'a mut MotorState,
-    &'a MoveIntent,
-    &'a mut LastStep,
-);
 
 /// The characters of a step: a game with one character (the common case) gathers it without
 /// an allocation.
 pub(crate) type GatheredList<'a> = SmallVec<[Gathered<'a>; 1]>;
 
-/// Every character of `ecs` (an entity with a [`Character`], a [`Pose`], a
-/// [`PreviousPose`], a [`MotorState`], a [`MoveIntent`] and a [`LastStep`]), in hecs' order.
+/// Every character of `ecs` (an entity with a [`Walker`] and a [`MoveIntent`]), in hecs'
+/// order.
 pub(crate) fn gather(ecs: &mut World) -> GatheredList<'_> {
-    ecs.query_mut::<Query<'_>>()
+    ecs.query_mut::<(Entity, &mut Walker, &MoveIntent)>()
         .into_iter()
-        .map(
-            |(entity, body, character, pose, previous, state, intent, last)| Gathered {
-                entity,
-                intent,
-                walker: Walker {
-                    motor: &character.motor,
-                    body: body.map(|b| b.0),
-                    pose,
-                    previous: &mut previous.0,
-                    state,
-                    report: &mut last.0,
-                },
-            },
-        )
+        .map(|(entity, walker, intent)| Gathered {
+            entity,
+            intent,
+            walker,
+        })
         .collect()
 }
 
@@ -67,12 +45,12 @@ pub(crate) fn sync_gathered(items: &[Gathered<'_>], collision: &mut CollisionWor
     // One body moves on its own, without the batch's list to fill and sort.
     if let [lone] = items {
         if let Some(body) = lone.walker.body {
-            move_body(body, lone.walker.pose, collision);
+            move_body(body, &lone.walker.pose, collision);
         }
         return;
     }
-    let walkers = items.iter().map(|c| &c.walker);
-    move_bodies(walkers.filter_map(|w| Some((w.body?, &*w.pose))), collision);
+    let walkers = items.iter().map(|c| &*c.walker);
+    move_bodies(walkers.filter_map(|w| Some((w.body?, &w.pose))), collision);
 }
 
 /// The bodies stand where their characters start the step, for the others' steps to meet.
@@ -101,7 +79,7 @@ pub(crate) fn finish_gathered(
     pool.join(
         || sync_gathered(items, collision),
         || {
-            let reports = items.iter().map(|c| (c.entity, &*c.walker.report));
+            let reports = items.iter().map(|c| (c.entity, &c.walker.report));
             crate::events::collect_from(reports, step, out);
         },
     );

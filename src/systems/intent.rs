@@ -1,9 +1,10 @@
 //! Input systems: player controls, wandering AI and scripts write [`MoveIntent`] and the
 //! crouch wish in [`Stance`], from their own state (which they advance: the player's jump
-//! buffer, the wanderer's random walk, the script's clock), and touch no other component but
-//! one: a released jump cuts the player's upward [`spherewalk_core::MotorState`] velocity.
+//! buffer, the wanderer's random walk, the script's clock), and touch nothing of the
+//! character but one: a released jump cuts the player's upward
+//! [`spherewalk_core::MotorState`] velocity.
 
-use crate::components::{LastStep, Stance};
+use crate::components::{Stance, Walker};
 use crate::input::{Command, PlayerInput, Script, Wander};
 use hecs::World;
 use spherewalk_core::math::project_on_plane;
@@ -16,13 +17,12 @@ use spherewalk_core::{GroundState, MotorState, MoveIntent, Pose, Real, UnitVec3,
 pub fn player_intents(ecs: &mut World, dt: Real) {
     type Player<'a> = (
         &'a mut PlayerInput,
-        &'a Pose,
+        &'a mut Walker,
         &'a mut MoveIntent,
-        &'a mut MotorState,
-        Option<&'a LastStep>,
         Option<&'a mut Stance>,
     );
-    for (input, pose, intent, state, last, stance) in ecs.query_mut::<Player<'_>>() {
+    for (input, walker, intent, stance) in ecs.query_mut::<Player<'_>>() {
+        let pose = &walker.pose;
         let up = pose.up();
         let forward = ground_direction(&(input.camera * -Vec3::z()), &up)
             .or_else(|| ground_direction(&(input.camera * Vec3::y()), &up))
@@ -39,7 +39,7 @@ pub fn player_intents(ecs: &mut World, dt: Real) {
         if stick.norm() > 1.0 {
             stick.normalize_mut();
         }
-        let jumped = last.is_some_and(|l| l.0.jumped);
+        let jumped = walker.report.jumped;
         *intent = MoveIntent {
             velocity: stick * input.speed,
             jump_speed: jump_wish(input, jumped, dt),
@@ -47,7 +47,7 @@ pub fn player_intents(ecs: &mut World, dt: Real) {
             facing: UnitVec3::try_new(stick, 1e-3),
             turn_rate: input.turn_rate,
         };
-        cut_jump(input, state, &up, jumped);
+        cut_jump(input, &mut walker.state, &up, jumped);
         if let Some(stance) = stance {
             stance.want_crouch = input.crouch;
         }
@@ -96,12 +96,7 @@ fn ground_direction(v: &Vec3, up: &UnitVec3) -> Option<UnitVec3> {
 }
 
 /// One wanderer's components, as [`wander_intents_on`] reads and writes them.
-type Wandering<'a> = (
-    &'a mut Wander,
-    &'a Pose,
-    &'a mut MoveIntent,
-    Option<&'a LastStep>,
-);
+type Wandering<'a> = (&'a mut Wander, &'a Walker, &'a mut MoveIntent);
 
 /// Wanderers one job of rayon's pool takes.
 #[cfg(feature = "parallel")]
@@ -128,8 +123,8 @@ pub(crate) fn wander_intents_on(ecs: &mut World, dt: Real, parallel: bool) {
 }
 
 /// The intent of one wanderer for a step of `dt` (s).
-fn wander((wander, pose, intent, last): Wandering<'_>, dt: Real) {
-    let bumped = last.is_some_and(|l| l.0.hits.iter().any(|h| h.sphere > 0));
+fn wander((wander, walker, intent): Wandering<'_>, dt: Real) {
+    let bumped = walker.report.hits.iter().any(|h| h.sphere > 0);
     wander.timer -= dt;
     if bumped && wander.timer < 0.5 {
         wander.turn_rate = wander.max_turn_rate;
@@ -139,7 +134,7 @@ fn wander((wander, pose, intent, last): Wandering<'_>, dt: Real) {
         wander.timer = 1.0 + 2.0 * wander.next_unit();
     }
     *intent = MoveIntent {
-        velocity: pose.forward().into_inner() * wander.speed,
+        velocity: walker.pose.forward().into_inner() * wander.speed,
         yaw_rate: wander.turn_rate,
         ..MoveIntent::default()
     };
@@ -148,10 +143,11 @@ fn wander((wander, pose, intent, last): Wandering<'_>, dt: Real) {
 /// Writes the intent of every scripted character from its current command, then advances the
 /// script by `dt` seconds.
 pub fn script_intents(ecs: &mut World, dt: Real) {
-    for (script, pose, intent, stance) in
-        ecs.query_mut::<(&mut Script, &Pose, &mut MoveIntent, Option<&mut Stance>)>()
+    for (script, walker, intent, stance) in
+        ecs.query_mut::<(&mut Script, &Walker, &mut MoveIntent, Option<&mut Stance>)>()
     {
         let command = script.current().copied();
+        let pose = &walker.pose;
         *intent = command.map_or_else(MoveIntent::default, |c| command_intent(&c, pose));
         if let Some(stance) = stance {
             stance.want_crouch = matches!(

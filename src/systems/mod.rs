@@ -33,7 +33,7 @@ mod platforms;
 mod stance;
 mod threads;
 
-pub use crate::body::{body_pose, body_shape, sync_bodies};
+pub use crate::body::{body_pose, sync_bodies};
 pub(crate) use gathered::{finish_gathered, gather, place_bodies};
 pub use gravity::{GravityCache, gravity_fields};
 pub(crate) use intent::wander_intents_on;
@@ -62,14 +62,14 @@ pub(crate) struct Busy {
     pub(crate) stances: bool,
     /// A [`crate::components::JumpPad`] is there to throw from.
     pub(crate) pads: bool,
-    /// How many entities hold a [`crate::components::Character`].
+    /// How many entities hold a [`crate::components::Walker`].
     pub(crate) characters: usize,
 }
 
 impl Busy {
     /// What `ecs` gives each optional system to do.
     pub(crate) fn of(ecs: &World) -> Self {
-        use crate::components::{Character, JumpPad, Platform, Stance};
+        use crate::components::{JumpPad, Platform, Stance, Walker};
         use crate::input::{PlayerInput, Script, Wander};
         use std::any::TypeId;
         let wanted = [
@@ -79,7 +79,7 @@ impl Busy {
             TypeId::of::<PlayerInput>(),
             TypeId::of::<Stance>(),
             TypeId::of::<JumpPad>(),
-            TypeId::of::<Character>(),
+            TypeId::of::<Walker>(),
         ];
         // The last one is counted by its holders rather than noted as held.
         const CHARACTER: usize = 6;
@@ -195,8 +195,13 @@ mod tests {
             spherewalk_core::MotorSettings::default(),
         )
         .expect("a motor");
-        let character = || crate::components::Character {
+        let character = || crate::components::Walker {
             motor: motor.clone(),
+            body: None,
+            pose: spherewalk_core::Pose::default(),
+            previous: spherewalk_core::Pose::default(),
+            state: spherewalk_core::MotorState::default(),
+            report: spherewalk_core::StepReport::new(),
         };
         assert_eq!(Busy::of(&ecs).characters, 0);
         let walker = ecs.spawn((Wander::new(1.0, 1.0, 7),));

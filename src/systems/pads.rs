@@ -2,10 +2,10 @@
 
 use crate::components::JumpPad;
 use hecs::World;
-use spherewalk_core::MotorState;
+use spherewalk_core::walker::Walker;
 
 /// Throws every character that ends the step stably grounded on a [`JumpPad`]'s collider
-/// (the core's [`MotorState::launch_from_pad`] with the pad's launch velocity, m/s, world).
+/// (the core's [`spherewalk_core::MotorState::launch_from_pad`] with the pad's launch velocity, m/s, world).
 /// Where pads share a collider, the first spawned wins.
 pub fn launch_from_pads(ecs: &mut World) {
     let mut pads: Vec<(u32, JumpPad)> = ecs
@@ -21,7 +21,7 @@ pub fn launch_from_pads(ecs: &mut World) {
         let pad = pads.iter().find(|(_, p)| p.collider == collider);
         pad.map(|(_, p)| p.launch)
     };
-    for state in ecs.query_mut::<&mut MotorState>() {
-        state.launch_from_pad(launch_of);
+    for walker in ecs.query_mut::<&mut Walker>() {
+        walker.state.launch_from_pad(launch_of);
     }
 }

@@ -1,21 +1,17 @@
 //! Crouching and standing up: resizes the sphere stack of characters with a [`Stance`].
 
-use crate::body::{Body, reshape_body};
-use crate::components::{Character, Stance};
+use crate::components::{Stance, Walker};
 use hecs::World;
-use spherewalk_core::{CollisionWorld, Pose};
+use spherewalk_core::CollisionWorld;
 
-/// Applies every character's crouch wish through the core's checked
-/// [`Motor::resize`](spherewalk_core::Motor::resize): the new stack is taken only where it fits
-/// (every sphere clear of everything but the character's own body by the penetration
-/// tolerance, or no deeper than the old stack already is), so a low ceiling keeps a crouched
-/// character crouched, and a crouched shape wider than the standing one waits for room. A
-/// refused change is tried again next step. Resizes the character's [`Body`] collider to
-/// match.
+/// Applies every character's crouch wish through the core's checked [`Walker::resize`]: the
+/// new stack is taken only where it fits (every sphere clear of everything but the
+/// character's own body by the penetration tolerance, or no deeper than the old stack already
+/// is), so a low ceiling keeps a crouched character crouched, and a crouched shape wider than
+/// the standing one waits for room. A refused change is tried again next step. The
+/// character's body collider is resized to match.
 pub fn apply_stances(ecs: &mut World, collision: &mut CollisionWorld) {
-    for (stance, character, pose, body) in
-        ecs.query_mut::<(&mut Stance, &mut Character, &Pose, Option<&Body>)>()
-    {
+    for (stance, walker) in ecs.query_mut::<(&mut Stance, &mut Walker)>() {
         if stance.want_crouch == stance.crouching {
             continue;
         }
@@ -25,13 +21,10 @@ pub fn apply_stances(ecs: &mut World, collision: &mut CollisionWorld) {
         } else {
             &stance.standing
         };
-        if let Err(e) = character.motor.resize(collision, pose, stack.clone()) {
+        if let Err(e) = walker.resize(collision, stack.clone()) {
             log::trace!("stance change refused: {e}");
             continue;
         }
         stance.crouching = target;
-        if let Some(body) = body {
-            reshape_body(collision, *body, stack, pose);
-        }
     }
 }

@@ -2,7 +2,7 @@
 //! are counted from a scene's parameters and held against `SceneOptions` before anything is
 //! built, so a scene that would take a minute or gigabytes is refused at once.
 
-use spherewalk::components::Character;
+use spherewalk::components::Walker;
 use spherewalk::scene::{self, Excess, Scene, SceneError, SceneFile, SceneOptions};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -183,7 +183,7 @@ fn the_crowd_bench_fits_the_default_budget() {
     let scene = file
         .build(Path::new("."), &path)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(scene.sim.ecs.query::<&Character>().iter().count(), 10_001);
+    assert_eq!(scene.sim.ecs.query::<&Walker>().iter().count(), 10_001);
 }
 
 /// A raised `SceneOptions` lets a scene over the default through: 1,000 wanderers on a 5 m
@@ -215,7 +215,7 @@ fn raised_options_let_a_dense_crowd_through() {
     };
     let (result, _) = load_text(&dir, "dense.ron", text, &raised);
     let scene = result.unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(scene.sim.ecs.query::<&Character>().iter().count(), 1000);
+    assert_eq!(scene.sim.ecs.query::<&Walker>().iter().count(), 1000);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,16 +1,18 @@
 //! Helpers shared by the runtime's scenario tests.
 
+use spherewalk::Sim;
+use spherewalk::components::Walker;
 use spherewalk::hecs::Entity;
-use spherewalk::{MotorState, Pose, Sim};
 
 /// Every character's position, orientation and velocity bits, in entity order (entity bits
 /// first).
 pub fn character_bits(sim: &Sim) -> Vec<(u64, Vec<u32>)> {
     let mut rows: Vec<(u64, Vec<u32>)> = sim
         .ecs
-        .query::<(Entity, &Pose, &MotorState)>()
+        .query::<(Entity, &Walker)>()
         .iter()
-        .map(|(e, p, s)| {
+        .map(|(e, w)| {
+            let (p, s) = (&w.pose, &w.state);
             let reals = p
                 .position
                 .iter()

@@ -6,22 +6,26 @@
 #[path = "../../benches/common/scene_a.rs"]
 mod scene_a;
 
-use spherewalk::components::{Body, LastStep};
+use spherewalk::StepReport;
+use spherewalk::components::Walker;
 use spherewalk::{ColliderId, Real, Vec3};
 use std::collections::HashSet;
 
 /// The bodies of every solid character of `sim`.
 fn bodies(sim: &spherewalk::Sim) -> HashSet<ColliderId> {
-    sim.ecs.query::<&Body>().iter().map(|b| b.0).collect()
+    sim.ecs
+        .query::<&Walker>()
+        .iter()
+        .filter_map(|w| w.body)
+        .collect()
 }
 
 /// Whether scenery pressed on a step reported crushed: among its hits, something that is not
 /// one of `bodies`, steeper than the 45 degree slope limit from `up` (the ground under the
 /// feet holds, it does not squeeze).
-fn scenery_pressed(last: &LastStep, bodies: &HashSet<ColliderId>, up: &Vec3) -> bool {
+fn scenery_pressed(last: &StepReport, bodies: &HashSet<ColliderId>, up: &Vec3) -> bool {
     let limit = (45.0 as Real).to_radians().cos();
-    last.0
-        .hits
+    last.hits
         .iter()
         .any(|h| !bodies.contains(&h.collider) && h.surface_normal.dot(up) < limit)
 }
@@ -50,7 +54,7 @@ fn run(steps: u64) -> CrowdRun {
     for _ in 0..steps {
         let before: Vec<_> = entities
             .iter()
-            .map(|&e| sim.ecs.get::<&spherewalk::Pose>(e).expect("pose").position)
+            .map(|&e| sim.ecs.get::<&Walker>(e).expect("walker").pose.position)
             .collect();
         scene_a::set_intents(&mut sim, &entities);
         sim.step();
@@ -58,13 +62,14 @@ fn run(steps: u64) -> CrowdRun {
         worst = worst.max(deepest);
         sum += deepest;
         for (&e, b) in entities.iter().zip(&before) {
-            let last = sim.ecs.get::<&LastStep>(e).expect("report");
-            if last.0.crushed {
+            let walker = sim.ecs.get::<&Walker>(e).expect("walker");
+            if walker.report.crushed {
                 crushed += 1;
                 // Scene A's up is +Y everywhere.
-                by_crowd_alone += usize::from(!scenery_pressed(&last, &bodies, &Vec3::y()));
+                let by_scenery = scenery_pressed(&walker.report, &bodies, &Vec3::y());
+                by_crowd_alone += usize::from(!by_scenery);
             }
-            walked += (sim.ecs.get::<&spherewalk::Pose>(e).expect("pose").position - b).norm();
+            walked += (walker.pose.position - b).norm();
         }
     }
     CrowdRun {
@@ -176,11 +181,10 @@ struct DenseRun {
 fn deepest_overlap_among(sim: &spherewalk::Sim) -> Real {
     use std::collections::HashMap;
     let mut spheres: Vec<(usize, spherewalk::Point3, Real)> = Vec::new();
-    let mut query = sim
-        .ecs
-        .query::<(&Body, &spherewalk::components::Character, &spherewalk::Pose)>();
-    for (owner, (_, character, pose)) in query.iter().enumerate() {
-        let stack = character.motor.stack();
+    let mut query = sim.ecs.query::<&Walker>();
+    let solid = query.iter().filter(|w| w.body.is_some());
+    for (owner, walker) in solid.enumerate() {
+        let (stack, pose) = (walker.motor.stack(), &walker.pose);
         for (centre, sphere) in pose.sphere_centres(stack).zip(stack.spheres()) {
             spheres.push((owner, centre, sphere.radius));
         }
@@ -223,11 +227,11 @@ fn run_crowd_ron(count: u32, steps: u64) -> DenseRun {
     for _ in 0..steps {
         sim.step();
         worst = worst.max(deepest_overlap_among(&sim));
-        let mut query = sim.ecs.query::<(&LastStep, &spherewalk::Pose)>();
-        for (last, pose) in query.iter().filter(|(l, _)| l.0.crushed) {
+        let mut query = sim.ecs.query::<&Walker>();
+        for walker in query.iter().filter(|w| w.report.crushed) {
             crushed += 1;
-            let up = pose.up().into_inner();
-            by_crowd_alone += usize::from(!scenery_pressed(last, &bodies, &up));
+            let up = walker.pose.up().into_inner();
+            by_crowd_alone += usize::from(!scenery_pressed(&walker.report, &bodies, &up));
         }
     }
     DenseRun {

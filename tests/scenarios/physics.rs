@@ -3,6 +3,7 @@
 
 use crate::runtime::{capsule, floor_sim};
 use approx::assert_abs_diff_eq;
+use spherewalk::components::Walker;
 use spherewalk::input::{Command, Script};
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::physics::spherewalk_rapier::rapier3d::prelude as rp;
@@ -50,7 +51,12 @@ fn a_sim_character_pushes_a_crate_across_the_mirrored_floor() {
     assert_abs_diff_eq!(track[179].y, 0.5, epsilon = 0.01);
     assert_abs_diff_eq!(track[179].z - track[119].z, -1.5, epsilon = 0.15);
     // The pusher walks behind it on the floor (1 mm: the ground clamp).
-    let feet = sim.ecs.get::<&Pose>(pusher).expect("pusher").position;
+    let feet = sim
+        .ecs
+        .get::<&Walker>(pusher)
+        .expect("pusher")
+        .pose
+        .position;
     assert_abs_diff_eq!(feet.y, 0.0, epsilon = 1e-3);
     assert!(
         feet.z > track[179].z + 0.79,

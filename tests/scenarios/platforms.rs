@@ -4,22 +4,23 @@
 use crate::runtime::{capsule, floor_sim};
 use approx::assert_abs_diff_eq;
 use spherewalk::components::PlatformMotion;
+use spherewalk::components::Walker;
 use spherewalk::hecs::Entity;
 use spherewalk::input::{Command, Script};
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::{
-    CharacterDesc, ColliderDesc, EventKind, GroundState, Input, MotorSettings, MotorState, Point3,
-    Pose, Quat, Real, Sim, UpFrame, Vec3, math::Iso,
+    CharacterDesc, ColliderDesc, EventKind, GroundState, Input, MotorSettings, Point3, Pose, Quat,
+    Real, Sim, UpFrame, Vec3, math::Iso,
 };
 
 const DT: Real = 1.0 / 60.0;
 
 fn pose_of(sim: &Sim, e: Entity) -> Pose {
-    *sim.ecs.get::<&Pose>(e).expect("character")
+    sim.ecs.get::<&Walker>(e).expect("character").pose
 }
 
 fn ground_of(sim: &Sim, e: Entity) -> GroundState {
-    sim.ecs.get::<&MotorState>(e).expect("character").ground
+    sim.ecs.get::<&Walker>(e).expect("character").state.ground
 }
 
 /// A driven box platform of half extents `half` at `at`.

@@ -2,12 +2,12 @@
 //! collision, crouching, scripts, events, and parallel == serial.
 
 use approx::assert_abs_diff_eq;
-use spherewalk::components::{Name, Platform, PlatformMotion, Stance};
+use spherewalk::components::{Name, Platform, PlatformMotion, Stance, Walker};
 use spherewalk::input::{Command, Script, Wander};
 use spherewalk::parry3d::shape::SharedShape;
 use spherewalk::{
-    CharacterDesc, ColliderDesc, CollisionWorld, EventKind, FixedStep, GravityField, Input,
-    MotorState, Point3, Pose, Real, Sim, SphereStack, UnitVec3, Vec3,
+    CharacterDesc, ColliderDesc, CollisionWorld, EventKind, FixedStep, GravityField, Input, Point3,
+    Pose, Real, Sim, SphereStack, UnitVec3, Vec3,
 };
 
 const DT: Real = 1.0 / 60.0;
@@ -28,7 +28,7 @@ pub(crate) fn floor_sim() -> Sim {
 }
 
 fn pose_of(sim: &Sim, e: spherewalk::hecs::Entity) -> Pose {
-    *sim.ecs.get::<&Pose>(e).expect("character")
+    sim.ecs.get::<&Walker>(e).expect("character").pose
 }
 
 #[test]
@@ -70,11 +70,7 @@ fn render_pose_interpolates_between_steps() {
     let drawn = sim.render_pose(e).expect("character");
     sim.step();
     // Walking -Z at 6 m/s: 0.1 m per step, so the drawn pose is 0.05 m behind (1e-4 m: f32).
-    let prev = sim
-        .ecs
-        .get::<&spherewalk::components::PreviousPose>(e)
-        .expect("previous")
-        .0;
+    let prev = sim.ecs.get::<&Walker>(e).expect("a character").previous;
     assert_abs_diff_eq!(prev.position.z, before.position.z, epsilon = 1e-6);
     assert_abs_diff_eq!(before.position.z - drawn.position.z, -0.05, epsilon = 1e-4);
 }
@@ -117,7 +113,7 @@ fn jumps_from_one_planet_into_the_field_of_another_and_lands_standing_on_it() {
     }
     assert!(landed_at.is_some(), "never landed on B");
     let pose = pose_of(&sim, e);
-    let state = *sim.ecs.get::<&MotorState>(e).expect("state");
+    let state = sim.ecs.get::<&Walker>(e).expect("state").state;
     assert!(
         state.ground == spherewalk::GroundState::Grounded,
         "{:?}",
@@ -220,9 +216,10 @@ fn head_on(soft: bool) -> HeadOn {
         .iter()
         .map(|&e| {
             sim.ecs
-                .get::<&spherewalk::components::Body>(e)
+                .get::<&Walker>(e)
+                .ok()
+                .and_then(|w| w.body)
                 .expect("body")
-                .0
         })
         .collect();
     let mut worst: Real = 0.0;
@@ -240,8 +237,9 @@ fn head_on(soft: bool) -> HeadOn {
     }
     let speed = |e| {
         sim.ecs
-            .get::<&MotorState>(e)
+            .get::<&Walker>(e)
             .expect("state")
+            .state
             .velocity
             .norm()
     };
@@ -356,14 +354,7 @@ fn stands_up_again_where_there_is_room() {
     desc.input = Input::Script(Script::new(commands, false));
     let e = sim.spawn_character(desc).expect("spawn");
     sim.step();
-    let height = |sim: &Sim| {
-        sim.ecs
-            .get::<&spherewalk::components::Character>(e)
-            .expect("c")
-            .motor
-            .stack()
-            .height()
-    };
+    let height = |sim: &Sim| sim.ecs.get::<&Walker>(e).expect("c").motor.stack().height();
     // 1e-6 m: capsule heights are copied sums of the inputs.
     assert_abs_diff_eq!(height(&sim), 1.1, epsilon = 1e-6);
     for _ in 0..40 {
@@ -457,9 +448,10 @@ fn crowd(parallel: bool, soft: bool, steps: u32) -> Vec<(String, [u32; 7])> {
     }
     let mut out: Vec<(String, [u32; 7])> = sim
         .ecs
-        .query::<(&Name, &Pose)>()
+        .query::<(&Name, &Walker)>()
         .iter()
-        .map(|(n, p)| {
+        .map(|(n, w)| {
+            let p = &w.pose;
             let q = p.orientation.coords;
             (
                 n.0.clone(),
@@ -714,9 +706,10 @@ fn a_despawned_character_is_gone_for_everyone() {
     assert_abs_diff_eq!(pose_of(&sim, walker).position.z, 0.6, epsilon = 1e-3);
     let body = sim
         .ecs
-        .get::<&spherewalk::components::Body>(still)
-        .expect("body")
-        .0;
+        .get::<&Walker>(still)
+        .ok()
+        .and_then(|w| w.body)
+        .expect("body");
     let colliders = sim.collision.len();
 
     sim.despawn(still).expect("present");
@@ -746,9 +739,10 @@ fn a_despawned_character_is_gone_for_everyone() {
         .expect("spawn");
     let new_body = sim
         .ecs
-        .get::<&spherewalk::components::Body>(newcomer)
-        .expect("body")
-        .0;
+        .get::<&Walker>(newcomer)
+        .ok()
+        .and_then(|w| w.body)
+        .expect("body");
     assert_ne!(new_body, body);
     assert!(sim.collision.get(body).is_none());
 }
@@ -816,9 +810,10 @@ fn a_game_reads_and_writes_characters_through_the_sim() {
     assert_eq!(view.ground, spherewalk::GroundState::Airborne);
     let body = sim
         .ecs
-        .get::<&spherewalk::components::Body>(hero)
-        .expect("body")
-        .0;
+        .get::<&Walker>(hero)
+        .ok()
+        .and_then(|w| w.body)
+        .expect("body");
     let body_at = sim
         .collision
         .get(body)
@@ -876,7 +871,7 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
     assert!(depth < 1e-3, "{depth}");
     let height = |sim: &Sim, e| {
         sim.ecs
-            .get::<&spherewalk::components::Character>(e)
+            .get::<&Walker>(e)
             .map(|c| c.motor.stack().height())
             .expect("character")
     };
@@ -898,7 +893,7 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
     sim.set_motor_settings(open, settings).expect("valid");
     let limit = sim
         .ecs
-        .get::<&spherewalk::components::Character>(open)
+        .get::<&Walker>(open)
         .map(|c| c.motor.settings().slope_limit)
         .expect("character");
     assert_abs_diff_eq!(limit, 10f32.to_radians(), epsilon = 1e-6);
@@ -934,20 +929,24 @@ fn a_live_character_takes_new_settings_and_a_new_stack_where_it_fits() {
 #[test]
 fn a_lone_characters_body_ends_every_step_where_it_stands() {
     use spherewalk::MoveIntent;
-    use spherewalk::components::Body;
     use spherewalk::systems::body_pose;
     let mut sim = floor_sim();
     let start = Pose::new(Point3::new(0.0, 0.0, 0.0));
     let hero = sim
         .spawn_character(CharacterDesc::new("hero", capsule(), start))
         .expect("hero");
-    let body = sim.ecs.get::<&Body>(hero).expect("body").0;
+    let body = sim
+        .ecs
+        .get::<&Walker>(hero)
+        .expect("hero")
+        .body
+        .expect("body");
     let body_at = |sim: &Sim| sim.collision.get(body).expect("body").pose;
     for step in 0..120 {
         if step == 60 {
             // 8 m away and 0.5 m up: it falls back to the floor from there.
             let moved = Pose::new(Point3::new(8.0, 0.5, -3.0));
-            *sim.ecs.get::<&mut Pose>(hero).expect("pose") = moved;
+            sim.ecs.get::<&mut Walker>(hero).expect("hero").pose = moved;
         }
         let walk = MoveIntent::walk(Vec3::new(1.5, 0.0, 0.0));
         *sim.ecs.get::<&mut MoveIntent>(hero).expect("intent") = walk;
@@ -971,7 +970,6 @@ fn a_lone_characters_body_ends_every_step_where_it_stands() {
 #[test]
 fn a_body_the_game_removed_leaves_the_other_bodies_moving() {
     use spherewalk::MoveIntent;
-    use spherewalk::components::Body;
     use spherewalk::systems::body_pose;
     let mut sim = floor_sim();
     let walkers: Vec<_> = (0..3)
@@ -981,7 +979,13 @@ fn a_body_the_game_removed_leaves_the_other_bodies_moving() {
             sim.spawn_character(desc).expect("walker")
         })
         .collect();
-    let body_of = |sim: &Sim, e| sim.ecs.get::<&Body>(e).expect("body").0;
+    let body_of = |sim: &Sim, e| {
+        sim.ecs
+            .get::<&Walker>(e)
+            .expect("walker")
+            .body
+            .expect("body")
+    };
     let gone = body_of(&sim, walkers[0]);
     sim.collision.remove(gone).expect("removed by the game");
     for step in 0..60 {

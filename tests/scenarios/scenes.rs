@@ -1,6 +1,6 @@
 //! Shipped scene files: each loads and runs cleanly, and shows what it is there to show.
 
-use spherewalk::components::{Character, Name};
+use spherewalk::components::{Name, Walker};
 use spherewalk::hecs::Entity;
 use spherewalk::scene::{self, Scene, SceneError, SceneFile};
 use spherewalk::trace::{TraceRecord, records};
@@ -51,7 +51,7 @@ fn entity(scene: &Scene, name: &str) -> Entity {
 }
 
 fn pose(scene: &Scene, e: Entity) -> Pose {
-    *scene.sim.ecs.get::<&Pose>(e).expect("a character")
+    scene.sim.ecs.get::<&Walker>(e).expect("a character").pose
 }
 
 /// Skin width of every character, in the entity order of [`records`].
@@ -59,7 +59,7 @@ fn skins(scene: &Scene) -> Vec<Real> {
     let mut rows: Vec<(Entity, Real)> = scene
         .sim
         .ecs
-        .query::<(Entity, &Character)>()
+        .query::<(Entity, &Walker)>()
         .iter()
         .map(|(e, c)| (e, c.motor.settings().skin_width))
         .collect();
@@ -107,7 +107,7 @@ fn every_shipped_scene_runs_600_steps_without_nan_or_penetration_beyond_the_skin
 fn the_crowd_scene_spawns_a_thousand_wanderers_of_three_shapes() {
     let scene = load("crowd");
     let mut counts = [0usize; 6];
-    for c in scene.sim.ecs.query::<&Character>().iter() {
+    for c in scene.sim.ecs.query::<&Walker>().iter() {
         counts[c.motor.stack().len()] += 1;
     }
     // 1000 walkers cycling through 2, 3 and 5 spheres (334, 333, 333) plus the 3-sphere hero.
@@ -631,10 +631,7 @@ fn soft_characters_and_crowds_ignore_the_character_layer_in_their_own_step() {
     let mut rows: Vec<(String, u32, bool)> = scene
         .sim
         .ecs
-        .query::<(
-            &spherewalk::components::Name,
-            &spherewalk::components::Character,
-        )>()
+        .query::<(&spherewalk::components::Name, &Walker)>()
         .iter()
         .map(|(n, c)| {
             (
@@ -1223,7 +1220,7 @@ fn old_stair_setting_names_still_read() {
         let scene = file
             .build(Path::new("."), Path::new("stairs.ron"))
             .unwrap_or_else(|e| panic!("{settings}: {e}"));
-        let mut query = scene.sim.ecs.query::<&Character>();
+        let mut query = scene.sim.ecs.query::<&Walker>();
         let hero = query.iter().next().expect("the hero");
         let read = hero.motor.settings();
         // Exact: the RON text's f32 values pass through unchanged.

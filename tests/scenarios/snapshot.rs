@@ -2,8 +2,9 @@
 //! the first time, through a serde round trip too.
 
 use spherewalk::components::Platform;
+use spherewalk::components::Walker;
 use spherewalk::scene;
-use spherewalk::{MotorState, Sim, Snapshot, SnapshotError};
+use spherewalk::{Sim, Snapshot, SnapshotError};
 use std::path::Path;
 
 fn load(name: &str) -> Sim {
@@ -65,7 +66,7 @@ fn run(sim: &mut Sim, steps: u32) -> Vec<Vec<u64>> {
 fn a_restored_crowd_replays_its_300_steps_bit_for_bit() {
     let mut sim = load("crowd");
     // 1000 wanderers and the hero.
-    assert_eq!(sim.ecs.query::<&MotorState>().iter().count(), 1001);
+    assert_eq!(sim.ecs.query::<&Walker>().iter().count(), 1001);
     run(&mut sim, 300);
     let saved = sim.snapshot();
     let first = run(&mut sim, 300);

@@ -500,8 +500,9 @@ fn walk_terrain(
 ) -> TerrainWalk {
     let position = |sim: &spherewalk::Sim| {
         sim.ecs
-            .get::<&spherewalk::Pose>(walker)
+            .get::<&spherewalk::components::Walker>(walker)
             .expect("walker")
+            .pose
             .position
     };
     // Land first, then start counting from where it stands.

@@ -33,6 +33,7 @@ use bevy_spherewalk::spherewalk_core::MoveIntent;
 use bevy_spherewalk::spherewalk_core::math::rotation_between;
 use bevy_spherewalk::spherewalk_core::{self as core, ColliderDesc, Point3, Pose, UnitVec3};
 use criterion::{Criterion, criterion_group, criterion_main};
+use spherewalk::components::Walker;
 use spherewalk::{CharacterDesc, Sim};
 use std::hint::black_box;
 
@@ -102,8 +103,9 @@ fn sim(parallel: bool, count: usize) -> Sim {
 /// One step of the runtime as a game runs it: every wanderer's intent written from its pose
 /// (forward at [`SPEED`], turning), the step, its events read and dropped.
 fn sim_step(sim: &mut Sim) {
-    for (pose, wanderer, intent) in sim.ecs.query_mut::<(&Pose, &Wanderer, &mut MoveIntent)>() {
-        intent.velocity = pose.forward().into_inner() * SPEED;
+    type Item<'a> = (&'a Walker, &'a Wanderer, &'a mut MoveIntent);
+    for (walker, wanderer, intent) in sim.ecs.query_mut::<Item<'_>>() {
+        intent.velocity = walker.pose.forward().into_inner() * SPEED;
         intent.yaw_rate = wanderer.0;
     }
     sim.step();

@@ -4,22 +4,18 @@
 
 use bevy::math::{Quat, Vec3};
 use bevy::prelude::{Component, Entity, Transform};
-use spherewalk_core::motor::StepReport;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::{
-    ColliderId, GroundState, Motor, MotorSettings, MotorState, Pose, SettingsError, SphereStack,
-    WorldError,
-};
+use spherewalk_core::{GroundState, MotorSettings, SettingsError, SphereStack, WorldError};
 
 /// A character: a stack of spheres along its local up axis and the motor's settings. The
 /// plugin validates both, and its [`Transform`], when the component is added or changed
-/// ([`Motor::new`]'s rules, a finite pose): a valid character walks from where its
+/// ([`Motor::new`](spherewalk_core::Motor::new)'s rules, a finite pose): a valid character walks from where its
 /// [`Transform`] puts its feet (the lowest point of its lowest sphere, its local +Y up,
 /// local -Z forward); an invalid one gets a [`CharacterRefused`] with the typed reason, is
 /// logged, has no body and does not move.
 ///
 /// A solid character (the default) has a body the other characters collide with during
-/// their steps (the core's [`spherewalk_core::crowd::body_collider`]: its spheres, never
+/// their steps (the core's [`spherewalk_core::walker::body_collider`]: its spheres, never
 /// walkable); characters that still overlap after their steps are pushed apart, half each,
 /// in their ground planes.
 #[derive(Component, Clone, Debug)]
@@ -68,7 +64,7 @@ pub struct CharacterRefused(pub RefusalReason);
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RefusalReason {
-    /// Its settings do not fit its stack, or are out of range ([`Motor::new`]'s rules).
+    /// Its settings do not fit its stack, or are out of range ([`Motor::new`](spherewalk_core::Motor::new)'s rules).
     #[error(transparent)]
     Settings(#[from] SettingsError),
     /// Its [`Transform`]'s translation or rotation holds NaN or infinity.
@@ -195,47 +191,23 @@ pub struct JumpPad {
 #[derive(Component, Clone, Debug)]
 pub struct GravityField(pub spherewalk_core::GravityField);
 
-/// The motor's side of a valid character, kept by the plugin.
+/// The motor's side of an admitted character, kept by the plugin: the core's
+/// [`spherewalk_core::walker::Walker`], and what the plugin last showed of it.
 #[derive(Component, Debug)]
-pub(crate) struct Walker {
-    pub(crate) motor: Motor,
-    /// Its body in the character world, when solid.
-    pub(crate) body: Option<ColliderId>,
-    /// Where the last step ended.
-    pub(crate) pose: Pose,
-    /// Where the last step started: interpolation runs from here to `pose`.
-    pub(crate) previous: Pose,
-    pub(crate) state: MotorState,
-    pub(crate) report: StepReport,
+pub(crate) struct Walking {
+    /// Its motor, body, poses, motor state and last step's report.
+    pub(crate) walker: spherewalk_core::walker::Walker,
     /// The translation and rotation the plugin last wrote to the transform: a transform that
     /// differs from it was written by the game (a teleport).
     pub(crate) shown: (Vec3, Quat),
 }
 
-impl Walker {
-    /// A character of `motor` with `body` standing at `transform`.
-    pub(crate) fn new(motor: Motor, body: Option<ColliderId>, transform: &Transform) -> Self {
-        let pose = Pose::from_glam(transform.translation, transform.rotation);
+impl Walking {
+    /// An admitted `walker`, shown at `transform`.
+    pub(crate) fn new(walker: spherewalk_core::walker::Walker, transform: &Transform) -> Self {
         Self {
-            motor,
-            body,
-            pose,
-            previous: pose,
-            state: MotorState::default(),
-            report: StepReport::new(),
+            walker,
             shown: (transform.translation, transform.rotation),
-        }
-    }
-
-    /// The character as the core steps it.
-    pub(crate) fn core(&mut self) -> spherewalk_core::walker::Walker<'_> {
-        spherewalk_core::walker::Walker {
-            motor: &self.motor,
-            body: self.body,
-            pose: &mut self.pose,
-            previous: &mut self.previous,
-            state: &mut self.state,
-            report: &mut self.report,
         }
     }
 }

@@ -56,7 +56,7 @@ impl CharacterWorld {
     }
 
     /// The body collider of a solid character (on
-    /// [`spherewalk_core::crowd::CHARACTER_LAYER`]: a query filter without that bit ignores
+    /// [`spherewalk_core::walker::CHARACTER_LAYER`]: a query filter without that bit ignores
     /// the characters).
     pub fn body_of(&self, character: Entity) -> Option<ColliderId> {
         self.bodies.get(&character).copied()

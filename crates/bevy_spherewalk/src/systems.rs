@@ -2,7 +2,7 @@
 
 use crate::components::{
     Character, CharacterIntent, CharacterRefused, CharacterStatus, Collider, GravityField, JumpPad,
-    RefusalReason, Walker,
+    RefusalReason, Walking,
 };
 use crate::messages::{CharacterEvent, CharacterMessage};
 use crate::resources::{CharacterWorld, DefaultGravity};
@@ -14,15 +14,13 @@ use bevy::prelude::{
 };
 use bevy::tasks::{ComputeTaskPool, ParallelSlice, ParallelSliceMut};
 use bevy::utils::Parallel;
-use spherewalk_core::crowd::{self, Pool, body_pose, move_bodies, separate, soft_filter};
+use spherewalk_core::crowd::{self, Pool, move_bodies, separate};
 use spherewalk_core::interop::glam::{vec3_from_glam, vec3_to_glam};
 use spherewalk_core::math::{Iso, velocities_between};
 use spherewalk_core::motor::{AdmitError, StepScratch};
-use spherewalk_core::walker::{Tick, Walker as CoreWalker};
+use spherewalk_core::walker::{Tick, Walker, soft_filter};
 use spherewalk_core::world::QueryFilter;
-use spherewalk_core::{
-    ColliderDesc, ColliderId, GravityFields, Motor, MoveIntent, Pose, UnitVec3, Vec3,
-};
+use spherewalk_core::{ColliderDesc, GravityFields, Motor, MoveIntent, Pose, UnitVec3, Vec3};
 
 /// The order the plugin takes entities in wherever order matters (collider ids, gravity
 /// fields on ties, messages): by entity index, then generation. In a world that never freed
@@ -176,7 +174,7 @@ type AdmitItem<'a> = (
     Entity,
     Ref<'a, Character>,
     Ref<'a, Transform>,
-    Option<Mut<'a, Walker>>,
+    Option<Mut<'a, Walking>>,
     Option<&'a CharacterRefused>,
 );
 
@@ -196,7 +194,7 @@ pub(crate) fn admit_characters(
     for entity in removed.read() {
         drop_body(cw, entity);
         if let Ok(mut gone) = commands.get_entity(entity) {
-            gone.try_remove::<Walker>();
+            gone.try_remove::<Walking>();
         }
     }
     let mut changed: Vec<_> = characters
@@ -208,39 +206,40 @@ pub(crate) fn admit_characters(
         })
         .collect();
     changed.sort_by_key(|(entity, ..)| spawn_order(*entity));
-    for (entity, character, transform, walker, _) in changed {
+    for (entity, character, transform, walking, _) in changed {
         drop_body(cw, entity);
-        let pose = walker.as_ref().map_or_else(
+        let pose = walking.as_ref().map_or_else(
             || Pose::from_glam(transform.translation, transform.rotation),
-            |w| w.pose,
+            |w| w.walker.pose,
         );
-        let (motor, body) = match admit(cw, entity, &character, &pose) {
+        let admitted = match admit(cw, entity, &character, pose) {
             Ok(admitted) => admitted,
             Err(reason) => {
                 error!("spherewalk: character {entity} refused: {reason}");
                 commands
                     .entity(entity)
-                    .remove::<Walker>()
+                    .remove::<Walking>()
                     .insert(CharacterRefused(reason));
                 continue;
             }
         };
         let mut entity_commands = commands.entity(entity);
         entity_commands.remove::<CharacterRefused>();
-        match walker {
-            Some(mut walker) => {
-                walker.motor = motor;
-                walker.body = body;
+        match walking {
+            // Changed: the new motor and body, the motion kept.
+            Some(mut walking) => {
+                walking.walker.motor = admitted.motor;
+                walking.walker.body = admitted.body;
             }
             None => {
-                entity_commands.insert(Walker::new(motor, body, &transform));
+                entity_commands.insert(Walking::new(admitted, &transform));
             }
         }
     }
 }
 
-/// The motor of `character` (of `entity`) standing at `pose`, with its body put into the
-/// character world when solid (its own body left out of the motor's filter).
+/// `character` (of `entity`) let in at `pose` (the core's [`Walker::admit`]), with its body
+/// put into the character world when solid (its own body left out of the motor's filter).
 ///
 /// # Errors
 /// [`RefusalReason::Settings`] for bad settings, [`RefusalReason::NonFinitePose`] for a
@@ -251,32 +250,33 @@ fn admit(
     cw: &mut CharacterWorld,
     entity: Entity,
     character: &Character,
-    pose: &Pose,
-) -> Result<(Motor, Option<ColliderId>), RefusalReason> {
+    pose: Pose,
+) -> Result<Walker, RefusalReason> {
     let mut motor = Motor::new(character.stack.clone(), character.settings)?;
     if !character.solid {
         motor = motor.with_filter(soft_filter(&QueryFilter::default()));
     }
     let (translation, rotation) = pose.to_glam();
-    let (motor, body) = crowd::admit(motor, &mut cw.world, pose, character.solid).map_err(
-        |refused| match refused {
-            AdmitError::NonFinitePose => RefusalReason::NonFinitePose {
-                translation,
-                rotation,
+    let walker =
+        Walker::admit(motor, &mut cw.world, pose, character.solid).map_err(
+            |refused| match refused {
+                AdmitError::NonFinitePose => RefusalReason::NonFinitePose {
+                    translation,
+                    rotation,
+                },
+                AdmitError::Buried { depth, height } => RefusalReason::Buried {
+                    translation,
+                    depth,
+                    height,
+                },
+                AdmitError::Body(e) => RefusalReason::Body(e),
             },
-            AdmitError::Buried { depth, height } => RefusalReason::Buried {
-                translation,
-                depth,
-                height,
-            },
-            AdmitError::Body(e) => RefusalReason::Body(e),
-        },
-    )?;
-    if let Some(id) = body {
+        )?;
+    if let Some(id) = walker.body {
         cw.bodies.insert(entity, id);
         cw.owners.insert(id, entity);
     }
-    Ok((motor, body))
+    Ok(walker)
 }
 
 /// Takes the body of `entity` (if any) out of the character world.
@@ -295,30 +295,18 @@ fn drop_body(cw: &mut CharacterWorld, entity: Entity) {
 /// so.
 pub(crate) fn teleport_characters(
     mut cw: ResMut<CharacterWorld>,
-    mut characters: Query<(Entity, &mut Walker, &Transform)>,
+    mut characters: Query<(Entity, &mut Walking, &Transform)>,
     mut messages: MessageWriter<CharacterMessage>,
 ) {
     let mut refused = Vec::new();
-    for (entity, mut walker, transform) in &mut characters {
+    for (entity, mut walking, transform) in &mut characters {
         let now = (transform.translation, transform.rotation);
-        if now == walker.shown {
+        if now == walking.shown {
             continue;
         }
         let pose = Pose::from_glam(now.0, now.1);
-        let moved = if !pose.is_finite() {
-            Err("not finite".to_owned())
-        } else if let Some(id) = walker.body {
-            let moved = cw.world.set_pose(id, body_pose(&pose));
-            moved.map_err(|e| e.to_string())
-        } else {
-            Ok(())
-        };
-        match moved {
-            Ok(()) => {
-                walker.pose = pose;
-                walker.previous = pose;
-                walker.shown = now;
-            }
+        match walking.walker.teleport(&mut cw.world, pose) {
+            Ok(()) => walking.shown = now,
             Err(why) => {
                 warn!("spherewalk: teleport of character {entity} refused: {why}");
                 refused.push(CharacterMessage {
@@ -412,7 +400,7 @@ impl Pool for ComputePool<'_> {
 
 /// One admitted character as the step system gathers it: the core's view of it and, unless
 /// the game took its [`CharacterIntent`] away (then it does not step), its intent.
-type Gathered<'a> = (CoreWalker<'a>, Option<MoveIntent>);
+type Gathered<'a> = (&'a mut Walker, Option<MoveIntent>);
 
 /// The fixed step of every admitted character, gathered once, as the runtime's `Sim` runs it:
 /// each one's motor step under the gravity at its feet, on the compute task pool as
@@ -424,13 +412,13 @@ type Gathered<'a> = (CoreWalker<'a>, Option<MoveIntent>);
 pub(crate) fn step_characters(
     mut cw: ResMut<CharacterWorld>,
     time: Res<Time>,
-    mut characters: Query<(&mut Walker, Option<&CharacterIntent>)>,
+    mut characters: Query<(&mut Walking, Option<&CharacterIntent>)>,
     pads: Query<&JumpPad>,
 ) {
     let cw = &mut *cw;
     let mut walkers: Vec<Gathered<'_>> = characters
         .iter_mut()
-        .map(|(walker, intent)| (walker.into_inner().core(), intent.map(move_intent)))
+        .map(|(walking, intent)| (&mut walking.into_inner().walker, intent.map(move_intent)))
         .collect();
     let pool = ComputePool {
         scratch: &cw.scratch,
@@ -441,10 +429,8 @@ pub(crate) fn step_characters(
             walker.step(&tick, *intent, Some(scratch));
         }
     });
-    separate(&pool, &cw.world, walkers.iter_mut().map(|(w, _)| w));
-    let bodies = walkers
-        .iter()
-        .filter_map(|(w, _)| Some((w.body?, &*w.pose)));
+    separate(&pool, &cw.world, walkers.iter_mut().map(|(w, _)| &mut **w));
+    let bodies = walkers.iter().filter_map(|(w, _)| Some((w.body?, &w.pose)));
     if let Err(e) = move_bodies(&mut cw.world, bodies, &mut Vec::new()) {
         warn!("spherewalk: a body not moved: {e}");
     }
@@ -462,36 +448,36 @@ pub(crate) fn step_characters(
 /// logic in the fixed schedule reads where the characters are, with or without
 /// interpolation. A transform the game wrote since is left alone: it is a teleport, which
 /// the next fixed step takes.
-pub(crate) fn show_step_ends(mut characters: Query<(&mut Walker, &mut Transform)>) {
-    for (mut walker, mut transform) in &mut characters {
+pub(crate) fn show_step_ends(mut characters: Query<(&mut Walking, &mut Transform)>) {
+    for (mut walking, mut transform) in &mut characters {
         let shown = (transform.translation, transform.rotation);
-        let end = walker.pose.to_glam();
-        if shown == walker.shown && shown != end {
+        let end = walking.walker.pose.to_glam();
+        if shown == walking.shown && shown != end {
             transform.translation = end.0;
             transform.rotation = end.1;
-            walker.shown = end;
+            walking.shown = end;
         }
     }
 }
 
 /// Shows every admitted character between the poses its last step started and ended at (the
-/// core's [`Pose::interpolate`]), as far as the fixed clock has run into the next step
+/// core's [`Walker::shown_at`]), as far as the fixed clock has run into the next step
 /// (`Time<Fixed>`'s overstep): smooth at any frame rate, one step behind the simulation. A
 /// transform the game wrote that no fixed step has taken yet (a teleport on a frame with no
 /// fixed step) is left for the next one.
 pub(crate) fn interpolate_characters(
     time: Res<Time<Fixed>>,
-    mut characters: Query<(&mut Walker, &mut Transform)>,
+    mut characters: Query<(&mut Walking, &mut Transform)>,
 ) {
     let a = time.overstep_fraction().clamp(0.0, 1.0);
-    for (mut walker, mut transform) in &mut characters {
-        if (transform.translation, transform.rotation) != walker.shown {
+    for (mut walking, mut transform) in &mut characters {
+        if (transform.translation, transform.rotation) != walking.shown {
             continue;
         }
-        let shown = walker.previous.interpolate(&walker.pose, a).to_glam();
+        let shown = walking.walker.shown_at(a).to_glam();
         transform.translation = shown.0;
         transform.rotation = shown.1;
-        walker.shown = shown;
+        walking.shown = shown;
     }
 }
 
@@ -499,15 +485,16 @@ pub(crate) fn interpolate_characters(
 /// spawn order.
 pub(crate) fn write_back(
     cw: Res<CharacterWorld>,
-    mut characters: Query<(Entity, &mut Walker, &mut Transform, &mut CharacterStatus)>,
+    mut characters: Query<(Entity, &mut Walking, &mut Transform, &mut CharacterStatus)>,
     mut messages: MessageWriter<CharacterMessage>,
 ) {
     let mut written: Vec<(Entity, CharacterEvent)> = Vec::new();
-    for (entity, mut walker, mut transform, mut status) in &mut characters {
-        let (position, rotation) = walker.pose.to_glam();
+    for (entity, mut walking, mut transform, mut status) in &mut characters {
+        let (position, rotation) = walking.walker.pose.to_glam();
         transform.translation = position;
         transform.rotation = rotation;
-        walker.shown = (position, rotation);
+        walking.shown = (position, rotation);
+        let walker = &walking.walker;
         let ground = walker.state.ground_hit;
         *status = CharacterStatus {
             ground: walker.state.ground,

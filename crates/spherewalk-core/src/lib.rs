@@ -78,7 +78,7 @@
 //!   belt's surface velocity). **Knock**: a velocity from outside (a blast, a body's hit).
 //!   **Coyote time**: how long after walking off an edge a jump still works.
 //! - **body**: a character's own collider, the compound of its spheres the other
-//!   characters meet ([`crowd::body_collider`]); **solid** characters have one. **Crowd**:
+//!   characters meet ([`walker::body_collider`]); **solid** characters have one. **Crowd**:
 //!   the characters of one host after their steps; the **separation** pass pushes the
 //!   overlapping ones apart ([`crowd::Crowd`], [`crowd::resolve_push`]).
 //! - **world**: here the collision world ([`CollisionWorld`], or any

@@ -42,7 +42,7 @@ fn rollback(c: &mut Criterion) {
             "{label}: snapshot {} bytes, {} characters, physics {}",
             snapshot_bytes(&saved),
             sim.ecs
-                .query::<&spherewalk::components::Character>()
+                .query::<&spherewalk::components::Walker>()
                 .iter()
                 .count(),
             if cfg!(feature = "rapier") && name == "playground" {

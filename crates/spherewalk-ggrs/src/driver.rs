@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use ggrs::{GgrsRequest, InputStatus};
-use spherewalk::components::Character;
+use spherewalk::components::Walker;
 use spherewalk::hecs::Entity;
 use spherewalk::input::PlayerInput;
 use spherewalk::{Sim, Snapshot, SnapshotError};
@@ -132,7 +132,7 @@ impl RollbackSim {
     pub fn with_first_characters(mut sim: Sim, players: usize) -> Result<Self, RollbackError> {
         let mut characters: Vec<Entity> = sim
             .ecs
-            .query::<(Entity, &Character)>()
+            .query::<(Entity, &Walker)>()
             .iter()
             .map(|(e, _)| e)
             .collect();

@@ -4,9 +4,11 @@
 //! Any host of many characters (the hecs runtime, the Bevy plugin, a game's own loop) does
 //! the same three things each fixed step, each one call here:
 //!
-//! 1. [`admit`] lets a character in: a solid one's body ([`body_collider`], on
-//!    [`CHARACTER_LAYER`], never walkable) goes into the world and its motor excludes it
-//!    ([`solid_filter`]); [`move_bodies`] puts the bodies where the characters stand;
+//! 1. [`crate::walker::Walker::admit`] lets a character in: a solid one's body
+//!    ([`crate::walker::body_collider`], on [`crate::walker::CHARACTER_LAYER`], never
+//!    walkable) goes into the world and its motor excludes it
+//!    ([`crate::walker::solid_filter`]); [`move_bodies`] puts the bodies where the characters
+//!    stand;
 //! 2. every character takes its motor step ([`crate::walker::Walker::step`]), reading the
 //!    others' bodies where they stood (so the steps are independent of each other's order and
 //!    may run in parallel);
@@ -30,21 +32,11 @@ pub use separate::{
     Crowd, MAX_SEPARATION_PASSES, Member, SEPARATION_SLOP, SMALL_PASS, resolve_push, separate,
 };
 
-use crate::step::AdmitError;
 use crate::step::StepScratch;
-use crate::world::{CollisionWorld, QueryFilter, WorldError};
-use crate::{ColliderDesc, ColliderId, Motor, Pose, SphereStack, math::Iso};
+use crate::walker::body_pose;
+use crate::world::{CollisionWorld, WorldError};
+use crate::{ColliderId, Pose, math::Iso};
 use std::ops::Range;
-
-/// Layer bit of characters' body colliders: a [`QueryFilter`] whose mask lacks it ignores
-/// characters.
-pub const CHARACTER_LAYER: u32 = 1 << 31;
-
-/// The world pose of the body collider of a character at `pose`: the character's own frame
-/// (its feet at the origin, its up along local +Y).
-pub fn body_pose(pose: &Pose) -> Iso {
-    pose.iso()
-}
 
 /// Moves each character's body collider (`bodies`: its id and the character's pose, world)
 /// to [`body_pose`], in one batch of [`CollisionWorld::set_poses`] sorted by id: step 3's
@@ -74,60 +66,6 @@ pub fn move_bodies<'a>(
         }
     }
     first
-}
-
-/// The body collider of a character of `stack` at `pose` (world): the compound of its spheres
-/// ([`SphereStack::body_shape`]), on [`CHARACTER_LAYER`] only, not walkable (nobody stands on
-/// a head), filed in the world's cell grid (bodies move every step), flagged as a character's
-/// body (it yields: [`crate::world::ColliderFlags::character`]).
-pub fn body_collider(stack: &SphereStack, pose: &Pose) -> ColliderDesc {
-    ColliderDesc::new(stack.body_shape())
-        .pose(body_pose(pose))
-        .layers(CHARACTER_LAYER)
-        .not_walkable()
-        .on_grid()
-        .character_body()
-}
-
-/// Lets a character of `motor` into `world` at `pose` (world), by the rules every host
-/// applies before its first step: the pose is admitted ([`Motor::admit`]), and a `solid`
-/// character's body ([`body_collider`]) is inserted and left out of its own motor's filter
-/// ([`solid_filter`]). Returns the motor to step it with and its body, if solid.
-///
-/// # Errors
-/// [`AdmitError::NonFinitePose`] and [`AdmitError::Buried`] as [`Motor::admit`],
-/// [`AdmitError::Body`] when the world refuses the body; the world is unchanged then.
-pub fn admit(
-    motor: Motor,
-    world: &mut CollisionWorld,
-    pose: &Pose,
-    solid: bool,
-) -> Result<(Motor, Option<ColliderId>), AdmitError> {
-    motor.admit(world, pose)?;
-    if !solid {
-        return Ok((motor, None));
-    }
-    let body = world.insert(body_collider(motor.stack(), pose))?;
-    let filter = solid_filter(motor.filter(), body);
-    Ok((motor.with_filter(filter), Some(body)))
-}
-
-/// The filter of a solid character's motor whose own filter is `own`: the same layers, its
-/// own body (`body`) left out.
-pub fn solid_filter(own: &QueryFilter, body: ColliderId) -> QueryFilter {
-    QueryFilter {
-        mask: own.mask,
-        exclude: Some(body),
-    }
-}
-
-/// The filter of a soft character's motor whose own filter is `own`: it walks through the
-/// other characters' bodies and meets them only in the separation pass.
-pub fn soft_filter(own: &QueryFilter) -> QueryFilter {
-    QueryFilter {
-        mask: own.mask & !CHARACTER_LAYER,
-        exclude: own.exclude,
-    }
 }
 
 /// How a crowd pass spreads its work over threads. Every method's result is the same
@@ -222,7 +160,9 @@ impl Pool for Serial {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Point3, Real, UnitVec3, Vec3};
+    use crate::SphereStack;
+    use crate::walker::body_collider;
+    use crate::{Point3, UnitVec3, Vec3};
 
     /// The bodies end at their characters' poses whatever order they are given in; a batch
     /// naming an unknown body still moves every other one, and names the refusal.
@@ -250,38 +190,5 @@ mod tests {
             Some(body_pose(&start)),
             "an unknown body held a known one back"
         );
-    }
-
-    /// A solid character's body goes into the world at its pose and out of its own filter;
-    /// a soft one gets none; a buried or non-finite start is refused and leaves the world as
-    /// it was.
-    #[test]
-    fn admit_inserts_a_solid_body_and_refuses_a_bad_start_untouched() {
-        use crate::MotorSettings;
-        use parry3d::shape::SharedShape;
-        let stack = SphereStack::capsule(1.8, 0.3, 3).expect("stack");
-        let motor = Motor::new(stack, MotorSettings::default()).expect("motor");
-        let mut world = CollisionWorld::new();
-        // A 6 m boulder round (10, 0, 0).
-        let boulder = ColliderDesc::new(SharedShape::ball(3.0)).translation(10.0, 0.0, 0.0);
-        world.insert(boulder).expect("boulder");
-        let at = Pose::new(Point3::new(0.0, 0.0, 0.0));
-        let (solid, body) = admit(motor.clone(), &mut world, &at, true).expect("admitted");
-        let body = body.expect("a solid character has a body");
-        assert_eq!(world.get(body).map(|c| c.pose), Some(body_pose(&at)));
-        assert_eq!(solid.filter().exclude, Some(body));
-        assert_eq!(world.len(), 2);
-        let (_, none) = admit(motor.clone(), &mut world, &at, false).expect("admitted");
-        assert_eq!(none, None);
-        let inside = Pose::new(Point3::new(10.0, -0.9, 0.0));
-        let buried = admit(motor.clone(), &mut world, &inside, true);
-        assert!(
-            matches!(buried, Err(AdmitError::Buried { .. })),
-            "{buried:?}"
-        );
-        let nan = Pose::new(Point3::new(Real::NAN, 0.0, 0.0));
-        let refused = admit(motor, &mut world, &nan, true);
-        assert_eq!(refused.err(), Some(AdmitError::NonFinitePose));
-        assert_eq!(world.len(), 2, "a refused character left a body behind");
     }
 }

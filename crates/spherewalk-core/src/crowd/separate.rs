@@ -2,12 +2,13 @@
 //! each, in each one's ground plane (nobody is lifted onto a head), lose their velocity into
 //! each other, and are resolved again against the scenery.
 
-use super::{CHARACTER_LAYER, Pool, jobs, overlapping_pairs, soft_filter};
+use super::{Pool, jobs, overlapping_pairs};
 use crate::backend::Geometry;
 use crate::math::project_on_plane;
 use crate::phases::{Moving, PushBuffers, PushMode, StepContext, pushback};
 use crate::step::{REGION_SLACK, StepScratch, stack_box};
 use crate::walker::Walker;
+use crate::walker::{CHARACTER_LAYER, soft_filter};
 use crate::world::geometry::boxes_overlap;
 use crate::world::{CollisionWorld, QueryFilter};
 use crate::{ColliderId, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3};
@@ -375,12 +376,12 @@ impl<P: Pool> Pool for PassPool<'_, P> {
 
 /// A character taking part in the separation, with its body (held by value: the passes look
 /// characters up by it, and read it from one stretch of memory).
-type Solid<'w, 'a> = (ColliderId, &'w mut Walker<'a>);
+type Solid<'w> = (ColliderId, &'w mut Walker);
 
 /// `walker` with its body when it takes part in the separation: it has a body, and `world`
-/// still holds it (a body the game removed from the world takes no part).
-fn solid<'w, 'a>(walker: &'w mut Walker<'a>, world: &CollisionWorld) -> Option<Solid<'w, 'a>> {
-    let body = walker.body.filter(|b| world.get(*b).is_some())?;
+/// still holds it ([`Walker::held_body`]: a body the game removed takes no part).
+fn solid<'w>(walker: &'w mut Walker, world: &CollisionWorld) -> Option<Solid<'w>> {
+    let body = walker.held_body(world)?;
     Some((body, walker))
 }
 
@@ -398,17 +399,17 @@ fn solid<'w, 'a>(walker: &'w mut Walker<'a>, world: &CollisionWorld) -> Option<S
 /// their neighbours anew. Each part runs on `pool` or on the calling thread by its size
 /// ([`SMALL_PASS`]); the bits are the same either way. The bodies are not moved: that is the
 /// caller's ([`super::move_bodies`]). Returns how many passes pushed somebody.
-pub fn separate<'w, 'a: 'w>(
+pub fn separate<'w>(
     pool: &impl Pool,
     world: &CollisionWorld,
-    walkers: impl IntoIterator<Item = &'w mut Walker<'a>>,
+    walkers: impl IntoIterator<Item = &'w mut Walker>,
 ) -> usize {
     let walkers = walkers.into_iter();
     // Fewer than two cannot overlap: a lone character's step makes no list.
     if walkers.size_hint().1.is_some_and(|most| most < 2) {
         return 0;
     }
-    let mut solid: Vec<Solid<'w, 'a>> = walkers.filter_map(|w| solid(w, world)).collect();
+    let mut solid: Vec<Solid<'w>> = walkers.filter_map(|w| solid(w, world)).collect();
     if solid.len() < 2 {
         return 0;
     }
@@ -449,12 +450,12 @@ pub fn separate<'w, 'a: 'w>(
 
 /// The [`Crowd`] of `solid` (sorted by body) at their current poses, on `pool`: all of them
 /// for `None`, else those whose body is in `only` (sorted).
-fn crowd_of(solid: &[Solid<'_, '_>], only: Option<&[ColliderId]>, pool: &impl Pool) -> Crowd {
-    fn member<'a>((body, w): &Solid<'_, 'a>) -> Member<'a> {
+fn crowd_of(solid: &[Solid<'_>], only: Option<&[ColliderId]>, pool: &impl Pool) -> Crowd {
+    fn member<'a>((body, w): &'a Solid<'_>) -> Member<'a> {
         Member {
             body: *body,
-            motor: w.motor,
-            pose: *w.pose,
+            motor: &w.motor,
+            pose: w.pose,
         }
     }
     let members = match only {
@@ -478,14 +479,14 @@ fn crowd_of(solid: &[Solid<'_, '_>], only: Option<&[ColliderId]>, pool: &impl Po
 /// Moves each of `solid` (sorted by body) that has a push in `pushes` by it, with
 /// [`resolve_push`] against `world`, on `pool`.
 fn apply_pushes(
-    solid: &mut [Solid<'_, '_>],
+    solid: &mut [Solid<'_>],
     world: &CollisionWorld,
     pushes: &[(ColliderId, Vec3)],
     pool: &impl Pool,
 ) {
     let mut moved = Crowd::pushed(solid, |(body, _)| *body, pushes);
     pool.for_each(&mut moved, |scratch, ((_, w), push)| {
-        resolve_push(w.motor, world, (&mut *w.pose, &mut *w.state), push, scratch);
+        resolve_push(&w.motor, world, (&mut w.pose, &mut w.state), push, scratch);
     });
 }
 
@@ -640,7 +641,6 @@ fn resolve_within(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::StepReport;
     use crate::crowd::Serial;
 
     /// A motor of a 1.8 m capsule stack of three 0.3 m spheres, default settings.
@@ -719,30 +719,19 @@ mod tests {
         for (xs, worst, ends) in rows {
             // An empty world but for the three bodies: the resolves meet nothing.
             let mut world = CollisionWorld::new();
-            let mut parts: Vec<_> = xs
+            let mut walkers: Vec<Walker> = xs
                 .iter()
                 .map(|&x| {
                     let pose = Pose::new(Point3::new(x, 0.0, 0.0));
-                    let body = super::super::body_collider(motor.stack(), &pose);
-                    let body = world.insert(body).expect("a body");
-                    (body, pose, pose, MotorState::default(), StepReport::new())
-                })
-                .collect();
-            let mut walkers: Vec<Walker<'_>> = parts
-                .iter_mut()
-                .map(|(body, pose, previous, state, report)| Walker {
-                    motor: &motor,
-                    body: Some(*body),
-                    pose,
-                    previous,
-                    state,
-                    report,
+                    Walker::admit(motor.clone(), &mut world, pose, true).expect("admitted")
                 })
                 .collect();
             let passes = separate(&Serial, &world, walkers.iter_mut());
             assert_eq!(passes, MAX_SEPARATION_PASSES);
-            drop(walkers);
-            let row: Vec<(ColliderId, Pose)> = parts.iter().map(|p| (p.0, p.1)).collect();
+            let row: Vec<(ColliderId, Pose)> = walkers
+                .iter()
+                .map(|w| (w.body.expect("solid"), w.pose))
+                .collect();
             // 0.01 mm for the f32 rounding of the pushes.
             approx::assert_abs_diff_eq!(worst_in_row(&row, r), worst, epsilon = 1e-5);
             approx::assert_abs_diff_eq!(row[0].1.position.x, ends[0], epsilon = 1e-5);

@@ -25,7 +25,7 @@ pub enum AdmitError {
         /// The stack's height (m).
         height: Real,
     },
-    /// The world refused the character's body collider ([`crate::crowd::admit`] only).
+    /// The world refused the character's body collider ([`crate::walker::Walker::admit`] only).
     #[error("the character's body was refused: {0}")]
     Body(#[from] WorldError),
 }

@@ -67,7 +67,7 @@ pub struct ColliderFlags {
     /// (platforms, terrain) off it.
     #[cfg_attr(feature = "serde", serde(default))]
     pub grid: bool,
-    /// The collider is a character's body ([`crate::crowd::body_collider`]). The others' steps
+    /// The collider is a character's body ([`crate::walker::body_collider`]). The others' steps
     /// meet it like any collider, but it yields: the separation pass after the step moves it
     /// out of whoever it overlaps. So a character held only between such bodies (and walkable
     /// ground) is not reported crushed ([`crate::StepReport::crushed`]).

@@ -149,21 +149,19 @@ fn a_walker_steps_bit_for_bit_as_the_motor_under_the_gravity_at_its_feet() {
     let tick = Tick::new(&world, &fields, 1.0 / 60.0);
     let mut runs = Vec::new();
     for scratch in [Some(StepScratch::default()), None] {
-        let (mut pose, mut previous) = (start, start);
-        let (mut state, mut report) = (MotorState::default(), StepReport::new());
+        let mut walker = Walker {
+            motor: motor.clone(),
+            body: None,
+            pose: start,
+            previous: start,
+            state: MotorState::default(),
+            report: StepReport::new(),
+        };
         let mut scratch = scratch;
         for _ in 0..300 {
-            let mut walker = Walker {
-                motor: &motor,
-                body: None,
-                pose: &mut pose,
-                previous: &mut previous,
-                state: &mut state,
-                report: &mut report,
-            };
             walker.step(&tick, intent, scratch.as_mut());
         }
-        runs.push((pose, previous, state.velocity));
+        runs.push((walker.pose, walker.previous, walker.state.velocity));
     }
     let (mut pose, mut before) = (start, start);
     let (mut state, mut report) = (MotorState::default(), StepReport::new());

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use spherewalk::components::Character;
+use spherewalk::components::Walker;
 use spherewalk::scene::SceneFile;
 use spherewalk::{CharacterDesc, Point3, Pose, Sim, SphereStack};
 use spherewalk_ggrs::{NetInput, RollbackSim, ggrs};
@@ -21,7 +21,7 @@ pub fn playground(dynamics: bool, players: usize) -> RollbackSim {
     let mut sim: Sim = file.build(dir, &path).unwrap_or_else(|e| panic!("{e}")).sim;
     // More players than the playground's four characters: more 1.8 m characters in a row
     // on the open floor north of the stairs.
-    let have = sim.ecs.query::<&Character>().iter().count();
+    let have = sim.ecs.query::<&Walker>().iter().count();
     for k in have..players {
         let stack = SphereStack::capsule(1.8, 0.3, 3).unwrap_or_else(|e| panic!("{e}"));
         let at = Point3::new(-6.0 + 2.0 * k as f32, 0.0, -20.0);
