@@ -181,7 +181,7 @@ impl Controller for Spherewalk {
         self.motor
             .step(world, pose, state, &input, &mut self.report);
         let p = &mut self.physics;
-        black_box(p.push_bodies(&self.report, &wanted, &GRAVITY, DT, &settings));
+        black_box(p.push_bodies(&self.report, &input, &settings));
         p.move_character(&self.body, &self.pose);
         let mut spent = t.elapsed();
         p.step(&GRAVITY);

@@ -9,7 +9,7 @@
 use super::{CHARACTER_LAYER, Sim};
 use crate::components::{Platform, Walker};
 use hecs::Entity;
-use spherewalk_core::{ColliderId, GravityFields, MoveIntent, Pose, Vec3};
+use spherewalk_core::{ColliderId, GravityFields, MoveIntent, Pose, StepInput, Vec3};
 use spherewalk_rapier::rapier3d::prelude as rp;
 use spherewalk_rapier::{BodySettings, CharacterBody, Physics};
 
@@ -163,7 +163,8 @@ pub(crate) fn step_physics(
         let settings = settings.unwrap_or(&default);
         // The character's weight on what it stands on: gravity where it reads it.
         let gravity = fields.at(&walker.motor.gravity_point(&walker.pose));
-        physics.push_bodies(&walker.report, &intent.velocity, &gravity, dt, settings);
+        let input = StepInput::new(**intent, gravity, dt);
+        physics.push_bodies(&walker.report, &input, settings);
         physics.move_character(&body.0, &walker.pose);
     }
     for (id, handle) in &sim_physics.platforms {

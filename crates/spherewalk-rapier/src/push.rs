@@ -4,7 +4,7 @@
 use crate::{Layered, Physics, collider_handle};
 use rapier3d::prelude::*;
 use spherewalk_core::{
-    GroundState, MotorState, Pose, Real, SphereStack, StepReport, UnitVec3, Vec3,
+    GroundState, MotorState, Pose, Real, SphereStack, StepInput, StepReport, UnitVec3, Vec3,
 };
 use std::collections::BTreeMap;
 
@@ -135,29 +135,28 @@ impl Physics {
         }
     }
 
-    /// After a character's motor step (its `report`), applies to the dynamic bodies it touched
-    /// the impulses of its pushing and of its weight:
+    /// After a character's motor step (its `report`, of the step's `input`), applies to the
+    /// dynamic bodies it touched the impulses of its pushing and of its weight:
     ///
     /// - **Pushing.** For each dynamic body its spheres were pushed out of (the hits), other
     ///   than the one it stands on: along the contacts' mean normal, the impulse that would
-    ///   bring the body's velocity at the contact up to the character's `wanted` velocity
-    ///   (m/s, world: what it tried to move at, usually its intent), at most
+    ///   bring the body's velocity at the contact up to the character's wanted velocity
+    ///   (m/s, world: what it tried to move at, its intent's `velocity`), at most
     ///   `max_strength * dt` (N s), at the contacts' mean point. A body moving away faster
     ///   is left alone.
-    /// - **Weight.** Grounded on a dynamic body: a force of `mass * gravity` (N, `gravity` in
-    ///   m/s², world) at the ground point for the next physics step ([`Physics::step`] takes
+    /// - **Weight.** Grounded on a dynamic body: a force of `mass * gravity` (N, the input's
+    ///   `gravity` in m/s², world) at the ground point for the next physics step ([`Physics::step`] takes
     ///   it off again).
     ///
-    /// Bodies asleep are woken. `dt` is the step (s); a non-finite or non-positive `dt`,
-    /// `wanted` or `gravity`, or settings [`BodySettings::validate`] refuses, push nothing.
+    /// Bodies asleep are woken. The input's `dt` is the step (s); a non-finite or non-positive
+    /// `dt`, a non-finite wanted velocity or gravity, or settings [`BodySettings::validate`] refuses, push nothing.
     pub fn push_bodies(
         &mut self,
         report: &StepReport,
-        wanted: &Vec3,
-        gravity: &Vec3,
-        dt: Real,
+        input: &StepInput,
         settings: &BodySettings,
     ) -> Pushed {
+        let (wanted, gravity, dt) = (&input.intent.velocity, &input.gravity, input.dt);
         let mut done = Pushed::default();
         let finite = |v: &Vec3| v.iter().all(|c| c.is_finite());
         if settings.validate().is_err() || !(dt.is_finite() && dt > 0.0) {

@@ -106,7 +106,7 @@ fn a_crate_pushed_round_a_planet_stays_on_it() {
         let input = StepInput::new(MoveIntent::walk(wanted), gravity, DT);
         let geometry = physics.geometry();
         motor.step(&geometry, &mut pose, &mut state, &input, &mut report);
-        physics.push_bodies(&report, &wanted, &gravity, DT, &BodySettings::default());
+        physics.push_bodies(&report, &input, &BodySettings::default());
         physics.move_character(&body, &pose);
         step(&mut physics, &fields);
         let r = physics.bodies[crate_body].translation().norm();

@@ -71,7 +71,7 @@ impl Walker {
         self.motor
             .step(&geometry, pose, state, &input, &mut self.report);
         let settings = BodySettings::default();
-        physics.push_bodies(&self.report, &velocity, &GRAVITY, DT, &settings);
+        physics.push_bodies(&self.report, &input, &settings);
         physics.move_character(&self.body, &self.pose);
         physics.step(&GRAVITY);
     }
@@ -241,22 +241,25 @@ fn bad_push_inputs_push_nothing_and_bad_settings_are_named() {
         v
     };
     let none = Pushed::default();
+    let input = |wanted: Vec3, gravity: Vec3, dt: Real| {
+        StepInput::new(MoveIntent::walk(wanted), gravity, dt)
+    };
     assert_eq!(
-        physics.push_bodies(&walker.report, &nan, &GRAVITY, DT, &good),
+        physics.push_bodies(&walker.report, &input(nan, GRAVITY, DT), &good),
         none
     );
     assert_eq!(
-        physics.push_bodies(&walker.report, &wanted, &nan, DT, &good),
+        physics.push_bodies(&walker.report, &input(wanted, nan, DT), &good),
         none
     );
     for dt in [0.0, -DT, Real::NAN, Real::INFINITY] {
         assert_eq!(
-            physics.push_bodies(&walker.report, &wanted, &GRAVITY, dt, &good),
+            physics.push_bodies(&walker.report, &input(wanted, GRAVITY, dt), &good),
             none
         );
     }
     assert_eq!(
-        physics.push_bodies(&walker.report, &wanted, &GRAVITY, DT, &weak),
+        physics.push_bodies(&walker.report, &input(wanted, GRAVITY, DT), &weak),
         none
     );
     assert_eq!(weak.validate(), Err(BodySettingsError::MaxStrength(-1.0)));
@@ -270,7 +273,7 @@ fn bad_push_inputs_push_nothing_and_bad_settings_are_named() {
     assert_eq!(*physics.bodies[crate_body].linvel(), velocity);
     // The same report with good inputs does push it (the character walks at 1.5 m/s and
     // the crate moves slower than that after a step of friction).
-    let pushed = physics.push_bodies(&walker.report, &wanted, &GRAVITY, DT, &good);
+    let pushed = physics.push_bodies(&walker.report, &input(wanted, GRAVITY, DT), &good);
     assert_eq!(pushed.bodies, 1);
     assert!(physics.bodies[crate_body].linvel().z < velocity.z);
 }
@@ -306,7 +309,7 @@ fn ball_hits(receive_impulses: bool) -> (Point3, Vec3, Real, Real) {
         walker
             .motor
             .step(&geometry, pose, state, &input, &mut walker.report);
-        physics.push_bodies(&walker.report, &Vec3::zeros(), &GRAVITY, DT, &settings);
+        physics.push_bodies(&walker.report, &input, &settings);
         physics.move_character(&walker.body, &walker.pose);
         physics.step(&GRAVITY);
         physics.take_hits(&walker.body, &walker.report, &settings, &mut walker.state);

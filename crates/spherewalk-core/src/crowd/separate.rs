@@ -9,9 +9,9 @@ use crate::phases::{Moving, PushBuffers, PushMode, StepContext, pushback};
 use crate::step::{REGION_SLACK, StepScratch, stack_box};
 use crate::walker::Walker;
 use crate::walker::{CHARACTER_LAYER, soft_filter};
+use crate::world::CollisionWorld;
 use crate::world::geometry::boxes_overlap;
-use crate::world::{CollisionWorld, QueryFilter};
-use crate::{ColliderId, Motor, MotorState, Point3, Pose, Real, UnitVec3, Vec3};
+use crate::{ColliderId, Motor, Point3, Pose, Real, UnitVec3, Vec3};
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use std::ops::Range;
 
@@ -486,7 +486,7 @@ fn apply_pushes(
 ) {
     let mut moved = Crowd::pushed(solid, |(body, _)| *body, pushes);
     pool.for_each(&mut moved, |scratch, ((_, w), push)| {
-        resolve_push(&w.motor, world, (&mut w.pose, &mut w.state), push, scratch);
+        resolve_push(w, world, push, scratch);
     });
 }
 
@@ -557,62 +557,53 @@ fn deepest_overlap(
     best
 }
 
-/// Moves a character at `pose` by `push` (m, world; from [`Crowd::pushes`]), removes its
-/// velocity into the push from `state`, and resolves it against `world` without the other
-/// characters' bodies (which the push just cleared). `scratch` is working space: the step's
-/// own kind, so a host may keep one per thread for both.
+/// Moves `walker` by `push` (m, world; from [`Crowd::pushes`]), removes its velocity into
+/// the push, and resolves it against `world` without the other characters' bodies (which the
+/// push just cleared). `scratch` is working space: the step's own kind, so a host may keep
+/// one per thread for both.
 ///
 /// The resolve first looks only at what lies around the pushed stack, as far as a pushback
 /// out of what the push moved it into can take it (the push's length, twice the skin width
 /// and some slack); when it reached past that, it runs again over a cube reaching the stack's
 /// height around it, as the step falls back on its wide region.
 pub fn resolve_push(
-    motor: &Motor,
+    walker: &mut Walker,
     world: &dyn Geometry,
-    (pose, state): (&mut Pose, &mut MotorState),
     push: &Vec3,
     scratch: &mut StepScratch,
 ) {
-    pose.position += push;
+    walker.pose.position += push;
+    let state = &mut walker.state;
     if let Some(dir) = UnitVec3::try_new(*push, 1e-9) {
         let into = state.velocity.dot(&dir);
         if into < 0.0 {
             state.velocity -= dir.into_inner() * into;
         }
     }
-    let filter = soft_filter(motor.filter());
-    debug_assert_eq!(filter.mask & CHARACTER_LAYER, 0);
+    let motor = &walker.motor;
     let skin = motor.settings().skin_width;
-    let start = (*pose, state.velocity);
-    let tight = stack_box(motor, pose, push.norm() + 2.0 * skin + REGION_SLACK);
-    let moved = (&mut *pose, &mut *state);
-    if resolve_within(motor, world, &filter, moved, (&tight, true), scratch) {
+    let start = (walker.pose, walker.state.velocity);
+    let tight = stack_box(motor, &walker.pose, push.norm() + 2.0 * skin + REGION_SLACK);
+    if resolve_within(walker, world, &tight, true, scratch) {
         return;
     }
-    (*pose, state.velocity) = start;
-    let reach = Vec3::repeat(motor.stack().height() + push.norm());
-    let wide = Aabb::new(pose.position - reach, pose.position + reach);
-    resolve_within(
-        motor,
-        world,
-        &filter,
-        (pose, state),
-        (&wide, false),
-        scratch,
-    );
+    (walker.pose, walker.state.velocity) = start;
+    let reach = Vec3::repeat(walker.motor.stack().height() + push.norm());
+    let at = walker.pose.position;
+    let wide = Aabb::new(at - reach, at + reach);
+    resolve_within(walker, world, &wide, false, scratch);
 }
 
-/// One resolve of [`resolve_push`]: the pushback of the stack at `pose` out of the primitives
-/// of `world` passing `filter` within `region` (world, m), the pushback bounded to it when
-/// `bounded`. False when a bounded resolve reached past the region: a pushback cut short at
-/// its edge, or the stack ending within the skin width of it; the result is then not to be
-/// kept.
+/// One resolve of [`resolve_push`]: the pushback of `walker`'s stack out of the primitives
+/// of `world` within `region` (world, m), leaving every character's body out, the pushback
+/// bounded to the region when `bounded`. False when a bounded resolve reached past the
+/// region: a pushback cut short at its edge, or the stack ending within the skin width of
+/// it; the result is then not to be kept.
 fn resolve_within(
-    motor: &Motor,
+    walker: &mut Walker,
     world: &dyn Geometry,
-    filter: &QueryFilter,
-    (pose, state): (&mut Pose, &mut MotorState),
-    (region, bounded): (&Aabb, bool),
+    region: &Aabb,
+    bounded: bool,
     scratch: &mut StepScratch,
 ) -> bool {
     let StepScratch {
@@ -621,8 +612,13 @@ fn resolve_within(
         contacts,
         trial_hits: hits,
     } = scratch;
+    let Walker {
+        motor, pose, state, ..
+    } = walker;
+    let filter = soft_filter(motor.filter());
+    debug_assert_eq!(filter.mask & CHARACTER_LAYER, 0);
     prims.clear();
-    world.gather_primitives(region, filter, ids, prims);
+    world.gather_primitives(region, &filter, ids, prims);
     contacts.begin_attempt(None);
     let ctx = StepContext {
         bounds: bounded.then_some(*region),
