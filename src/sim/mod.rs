@@ -20,8 +20,7 @@ use crate::systems::{self, Threads};
 use hecs::{Entity, World};
 use spherewalk_core::crowd::{self, Pool};
 use spherewalk_core::motor::AdmitError;
-use spherewalk_core::walker::Tick;
-use spherewalk_core::walker::soft_filter;
+use spherewalk_core::walker::{Tick, soft_filter};
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, ContactHooks, GravityError, GravityField, Motor,
     MotorSettings, MoveIntent, Pose, Real, SettingsError, SphereStack, WorldError, hooks::NoHooks,

@@ -9,10 +9,10 @@ use spherewalk_core::{GroundState, MotorSettings, SettingsError, SphereStack, Wo
 
 /// A character: a stack of spheres along its local up axis and the motor's settings. The
 /// plugin validates both, and its [`Transform`], when the component is added or changed
-/// ([`Motor::new`](spherewalk_core::Motor::new)'s rules, a finite pose): a valid character walks from where its
-/// [`Transform`] puts its feet (the lowest point of its lowest sphere, its local +Y up,
-/// local -Z forward); an invalid one gets a [`CharacterRefused`] with the typed reason, is
-/// logged, has no body and does not move.
+/// ([`Motor::new`](spherewalk_core::Motor::new)'s rules, a finite pose): a valid character
+/// walks from where its [`Transform`] puts its feet (the lowest point of its lowest sphere,
+/// its local +Y up, local -Z forward); an invalid one gets a [`CharacterRefused`] with the
+/// typed reason, is logged, has no body and does not move.
 ///
 /// A solid character (the default) has a body the other characters collide with during
 /// their steps (the core's [`spherewalk_core::walker::body_collider`]: its spheres, never
@@ -64,7 +64,8 @@ pub struct CharacterRefused(pub RefusalReason);
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RefusalReason {
-    /// Its settings do not fit its stack, or are out of range ([`Motor::new`](spherewalk_core::Motor::new)'s rules).
+    /// Its settings do not fit its stack, or are out of range
+    /// ([`Motor::new`](spherewalk_core::Motor::new)'s rules).
     #[error(transparent)]
     Settings(#[from] SettingsError),
     /// Its [`Transform`]'s translation or rotation holds NaN or infinity.

@@ -36,6 +36,9 @@ pub struct CharacterWorld {
     /// Each thread's working buffers for the motor steps and the separation's resolves,
     /// kept from step to step.
     pub(crate) scratch: Parallel<StepScratch>,
+    /// The bodies' moves of a step, kept from step to step (the core's
+    /// [`spherewalk_core::crowd::move_bodies`] works in it).
+    pub(crate) moves: Vec<(ColliderId, Iso)>,
 }
 
 impl CharacterWorld {

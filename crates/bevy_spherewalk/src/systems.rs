@@ -431,7 +431,7 @@ pub(crate) fn step_characters(
     });
     separate(&pool, &cw.world, walkers.iter_mut().map(|(w, _)| &mut **w));
     let bodies = walkers.iter().filter_map(|(w, _)| Some((w.body?, &w.pose)));
-    if let Err(e) = move_bodies(&mut cw.world, bodies, &mut Vec::new()) {
+    if let Err(e) = move_bodies(&mut cw.world, bodies, &mut cw.moves) {
         warn!("spherewalk: a body not moved: {e}");
     }
     if !pads.is_empty() {
