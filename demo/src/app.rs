@@ -157,7 +157,7 @@ impl Running {
         );
         renderer.set_scenery(&play.scenery_shapes());
         let overlay =
-            (!args.hide_ui).then(|| Overlay::new(&gpu.device, format, Some(window.as_ref())));
+            (!args.hide_ui).then(|| Overlay::new(&gpu.device, format, Some(window.clone())));
         let mut running = Self {
             window,
             gpu,
@@ -267,17 +267,9 @@ impl Running {
                 self.renderer.render(&target);
                 if let Some(overlay) = self.overlay.as_mut() {
                     let (play, panel, fps) = (&mut self.play, &mut self.panel, self.fps.fps);
-                    let window = self.window.as_ref();
-                    overlay.frame(
-                        &self.gpu.device,
-                        &self.gpu.queue,
-                        &target,
-                        size,
-                        Some(window),
-                        |ctx| {
-                            asked = panel::show(ctx, panel, play, Some(fps));
-                        },
-                    );
+                    overlay.frame(&self.gpu, &target, size, |ctx| {
+                        asked = panel::show(ctx, panel, play, Some(fps));
+                    });
                 }
                 self.window.pre_present_notify();
                 texture.present();
@@ -407,7 +399,7 @@ impl ApplicationHandler for App {
         let (taken, wants_pointer, wants_keys) = match r.overlay.as_mut() {
             Some(_) if game_only => (false, false, false),
             Some(o) => (
-                o.on_window_event(&r.window, &event),
+                o.on_window_event(&event),
                 o.wants_pointer(),
                 o.wants_keyboard(),
             ),

@@ -2,7 +2,7 @@
 //! planet the horizon stays level. It never goes into the scenery: a sphere cast from the look
 //! target toward the eye pulls the eye in on a hit.
 
-use spherewalk::world::WorldQueries;
+use spherewalk::world::{Sweep, WorldQueries};
 use spherewalk::{CollisionWorld, Point3, Pose, Quat, Real, UnitVec3, Vec3, na};
 
 use crate::render::View;
@@ -109,7 +109,10 @@ impl OrbitCamera {
         let filter = crate::scenery::scenery_filter();
         let back = self.back();
         let allowed = world
-            .cast_sphere(&self.target, EYE_RADIUS, &back, self.distance, &filter)
+            .cast_sphere(
+                &Sweep::new(self.target, EYE_RADIUS, back, self.distance),
+                &filter,
+            )
             .map_or(self.distance, |hit| (hit.distance - EYE_GAP).max(0.0));
         if allowed < self.pulled {
             self.pulled = allowed;

@@ -162,8 +162,7 @@ pub fn draw(
             out.shadows.push(s);
         }
         if debug.on && (debug_all || is_player) {
-            out.lines
-                .character(&pose, stack, &walker.report, &state.velocity, debug);
+            out.lines.character(&pose, &walker, debug);
         }
     }
     out

@@ -45,7 +45,7 @@ pub fn run(args: &Args) -> Result<String, DemoError> {
         if let Some(overlay) = overlay.as_mut() {
             // egui lays a new window out unseen on its first pass; the second shows it.
             for _ in 0..2 {
-                overlay.frame(&gpu.device, &gpu.queue, target, args.size, None, |ctx| {
+                overlay.frame(&gpu, target, args.size, |ctx| {
                     // Headless there is no input, so the panel asks for nothing.
                     let _ = panel::show(ctx, &mut panel, &mut play, None);
                 });

@@ -2,16 +2,21 @@
 //! scene, in the window (input from winit) or headless (no input).
 
 use egui_wgpu::ScreenDescriptor;
+use std::sync::Arc;
+use winit::window::Window;
+
+use crate::gpu::Gpu;
 
 /// Height (physical pixels) at which the UI is drawn at its natural size; taller windows get
 /// bigger text, up to twice the size, so it stays readable on large screens.
 const NATURAL_HEIGHT: f32 = 720.0;
 
-/// egui's context, its wgpu painter, and (in a window) its winit input state.
+/// egui's context, its wgpu painter, and (in a window) its winit input state with the window
+/// it reads.
 pub struct Overlay {
     ctx: egui::Context,
     painter: egui_wgpu::Renderer,
-    input: Option<egui_winit::State>,
+    input: Option<(egui_winit::State, Arc<Window>)>,
 }
 
 /// The zoom that keeps the UI readable in a target `height` physical pixels tall: 1 at
@@ -26,21 +31,22 @@ impl Overlay {
     pub fn new(
         device: &wgpu::Device,
         format: wgpu::TextureFormat,
-        window: Option<&winit::window::Window>,
+        window: Option<Arc<Window>>,
     ) -> Self {
         let ctx = egui::Context::default();
         ctx.set_visuals(egui::Visuals::dark());
         // No fades or slides: the panel is a tool, and a headless shot shows it at once.
         ctx.all_styles_mut(|style| style.animation_time = 0.0);
         let input = window.map(|w| {
-            egui_winit::State::new(
+            let state = egui_winit::State::new(
                 ctx.clone(),
                 egui::ViewportId::ROOT,
-                w,
+                &w,
                 Some(w.scale_factor() as f32),
                 None,
                 None,
-            )
+            );
+            (state, w)
         });
         let painter = egui_wgpu::Renderer::new(
             device,
@@ -59,14 +65,10 @@ impl Overlay {
 
     /// Feeds a window event to egui; true when egui took it (a click on the panel, typing in
     /// a field) and the game should not see it.
-    pub fn on_window_event(
-        &mut self,
-        window: &winit::window::Window,
-        event: &winit::event::WindowEvent,
-    ) -> bool {
+    pub fn on_window_event(&mut self, event: &winit::event::WindowEvent) -> bool {
         self.input
             .as_mut()
-            .is_some_and(|s| s.on_window_event(window, event).consumed)
+            .is_some_and(|(s, w)| s.on_window_event(w, event).consumed)
     }
 
     /// Whether egui wants the pointer (it is over the panel or dragging in it).
@@ -80,24 +82,27 @@ impl Overlay {
     }
 
     /// Runs one UI pass for a target of `size` physical pixels and paints it over `target`
-    /// (a view of a texture of the overlay's format and that size). `window` gives egui its
-    /// input; without one (headless) it sees no input at all.
+    /// (a view of a texture of the overlay's format and that size) with `gpu`. The window the
+    /// overlay was made with gives egui its input; without one (headless) it sees no input at
+    /// all.
     pub fn frame(
         &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
+        gpu: &Gpu,
         target: &wgpu::TextureView,
         size: (u32, u32),
-        window: Option<&winit::window::Window>,
         ui: impl FnMut(&egui::Context),
     ) {
-        let native = window.map_or(1.0, |w| w.scale_factor() as f32);
+        let (device, queue) = (&gpu.device, &gpu.queue);
+        let native = self
+            .input
+            .as_ref()
+            .map_or(1.0, |(_, w)| w.scale_factor() as f32);
         // The zoom follows the height in logical pixels: a HiDPI scale is egui's own.
         self.ctx
             .set_zoom_factor(zoom_for((size.1 as f32 / native.max(0.5)) as u32));
-        let raw = match (self.input.as_mut(), window) {
-            (Some(state), Some(w)) => state.take_egui_input(w),
-            _ => {
+        let raw = match self.input.as_mut() {
+            Some((state, w)) => state.take_egui_input(w),
+            None => {
                 let mut raw = egui::RawInput {
                     screen_rect: Some(egui::Rect::from_min_size(
                         egui::Pos2::ZERO,
@@ -113,7 +118,7 @@ impl Overlay {
             }
         };
         let output = self.ctx.run(raw, ui);
-        if let (Some(state), Some(w)) = (self.input.as_mut(), window) {
+        if let Some((state, w)) = self.input.as_mut() {
             state.handle_platform_output(w, output.platform_output.clone());
         }
         let jobs = self.ctx.tessellate(output.shapes, output.pixels_per_point);

@@ -639,16 +639,16 @@ fn fall_check_sees_crossings_from_the_front_only() {
     );
 }
 
-/// A character on `level` at `start` (feet, world): a fresh state, identity orientation,
-/// `settle` steps walking nowhere, then `steps` steps walking at `walk` (m/s). Returns each
-/// walking step's pose, report and independently measured penetration (m).
+/// A character of `spheres` spheres on `level` at `start` (feet, world): a fresh state,
+/// identity orientation, `settle` steps walking nowhere, then `steps` steps walking at `walk`
+/// (m/s, world). Returns each walking step's pose, report and independently measured
+/// penetration (m).
 fn walk_from(
     level: &Level,
     spheres: usize,
     start: [Real; 3],
-    settle: usize,
     walk: [Real; 3],
-    steps: usize,
+    (settle, steps): (usize, usize),
 ) -> Vec<(Pose, StepReport, Real)> {
     let motor = soak_motor(spheres);
     let mut pose = Pose::new(Point3::new(start[0], start[1], start[2]));
@@ -685,8 +685,8 @@ const CLEAR: Real = 1e-3;
 #[test]
 fn step_up_onto_a_railing_bar_never_ends_inside_the_upper_bars() {
     let lqdm6 = level("lqdm6");
-    let diagonal = walk_from(&lqdm6, 3, [30.4, 6.0, 4.6], 5, [-2.83, 0.0, 2.83], 15);
-    let head_on = walk_from(&lqdm6, 3, [30.3, 6.0, 4.5], 5, [-4.0, 0.0, 0.0], 15);
+    let diagonal = walk_from(&lqdm6, 3, [30.4, 6.0, 4.6], [-2.83, 0.0, 2.83], (5, 15));
+    let head_on = walk_from(&lqdm6, 3, [30.3, 6.0, 4.5], [-4.0, 0.0, 0.0], (5, 15));
     for (i, (pose, report, depth)) in diagonal.iter().chain(&head_on).enumerate() {
         assert!(
             *depth <= CLEAR,
@@ -722,7 +722,7 @@ fn step_up_onto_a_railing_bar_never_ends_inside_the_upper_bars() {
 #[test]
 fn coplanar_edge_of_a_steep_strip_is_not_stable_ground() {
     let dungeon = level("dungeon");
-    let steps = walk_from(&dungeon, 3, [22.24, 10.21, 4.74], 0, [3.9, 0.0, -0.8], 20);
+    let steps = walk_from(&dungeon, 3, [22.24, 10.21, 4.74], [3.9, 0.0, -0.8], (0, 20));
     let floor = 9.998;
     let mut landed = None;
     for (i, (pose, report, _)) in steps.iter().enumerate() {
@@ -764,7 +764,7 @@ fn steep_sliver_does_not_hide_the_floor_within_the_clamp_distance() {
     let dungeon = level("dungeon");
     for spheres in [3, 5] {
         let start = [22.310694, 15.31793, -74.41799];
-        let steps = walk_from(&dungeon, spheres, start, 5, [0.26, 0.0, 3.99], 25);
+        let steps = walk_from(&dungeon, spheres, start, [0.26, 0.0, 3.99], (5, 25));
         for (i, (pose, report, depth)) in steps.iter().enumerate() {
             assert!(
                 report.is_grounded(),
@@ -795,7 +795,7 @@ fn steep_sliver_does_not_hide_the_floor_within_the_clamp_distance() {
 fn a_steep_facet_smaller_than_the_feet_keeps_the_footing() {
     let dungeon = level("dungeon");
     let start = [21.992914, 17.054098, -79.32893];
-    let steps = walk_from(&dungeon, 3, start, 5, [-3.29, 0.0, 2.27], 20);
+    let steps = walk_from(&dungeon, 3, start, [-3.29, 0.0, 2.27], (5, 20));
     for (i, (pose, report, depth)) in steps.iter().enumerate() {
         assert!(
             report.is_grounded(),
@@ -821,7 +821,7 @@ fn a_steep_facet_smaller_than_the_feet_keeps_the_footing() {
 fn walking_under_a_ceiling_too_low_stops_outside_it() {
     let lqdm6 = level("lqdm6");
     let start = [38.31957, 6.94091, -0.29953873];
-    let steps = walk_from(&lqdm6, 5, start, 10, [-3.7587504, 0.0, 1.3681356], 40);
+    let steps = walk_from(&lqdm6, 5, start, [-3.7587504, 0.0, 1.3681356], (10, 40));
     for (i, (pose, report, depth)) in steps.iter().enumerate() {
         assert!(
             *depth <= CLEAR,

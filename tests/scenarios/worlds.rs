@@ -40,16 +40,14 @@ struct Walk {
 }
 
 /// Builds a scene of one `collider` (RON), a surface field toward it of 9.81 m/s² within
-/// `reach` metres, and a 1.8 m x 0.3 m walker standing at `at` facing +X, walking forward at
-/// `speed` m/s. Steps until the walker's position has turned once round `pivot` about world Z
-/// (the walk stays in the XY plane), or `most` steps.
+/// `reach` metres, and a 1.8 m x 0.3 m walker with default settings standing at `at` facing
+/// +X, walking forward at `speed` m/s. Steps until the walker's position has turned once
+/// round `pivot` about world Z (the walk stays in the XY plane), or `most` steps.
 fn walk_round(
-    collider: &str,
-    reach: Real,
+    (collider, reach): (&str, Real),
     at: [Real; 3],
     pivot: Point3,
     most: u32,
-    settings: &str,
     speed: Real,
 ) -> Walk {
     let text = format!(
@@ -61,7 +59,7 @@ fn walk_round(
                 stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),
                 at: ({:?}, {:?}, {:?}),
                 yaw_deg: -90.0,
-                settings: ({settings}),
+                settings: (),
                 input: Script(looping: true, commands: [Walk(forward: {speed:?}, seconds: 1000.0)]),
             )],
         )",
@@ -161,12 +159,13 @@ fn walks_once_round_a_cube_world_over_all_four_edges() {
     // down the +X face, across the bottom and up the -X face: 38 m at 4 m/s is 570 steps. It
     // starts 2 cm up, out of contact, and lands at once.
     let walk = walk_round(
-        "Solid(name: \"world\", shape: Cuboid(half_extents: (4.5, 4.5, 4.5), border_radius: 0.5))",
-        6.0,
+        (
+            "Solid(name: \"world\", shape: Cuboid(half_extents: (4.5, 4.5, 4.5), border_radius: 0.5))",
+            6.0,
+        ),
         [0.0, 5.02, 0.0],
         Point3::origin(),
         900,
-        "",
         4.0,
     );
     // The walk is along a symmetry plane of the cube: it stays in it within 1 mm.
@@ -185,12 +184,13 @@ fn walks_round_a_sharp_cube_world_at_2_4_and_6_m_s() {
         // A lap is 40 m; the walker starts on top, 2 cm up, walking +X.
         let most = (60.0 / speed / (1.0 / 60.0)) as u32;
         let walk = walk_round(
-            "Solid(name: \"world\", shape: Cuboid(half_extents: (5.0, 5.0, 5.0)))",
-            20.0,
+            (
+                "Solid(name: \"world\", shape: Cuboid(half_extents: (5.0, 5.0, 5.0)))",
+                20.0,
+            ),
             [0.0, 5.02, 0.0],
             Point3::origin(),
             most,
-            "",
             speed,
         );
         eprintln!(
@@ -210,12 +210,13 @@ fn walks_once_round_a_capsule_world_over_both_caps() {
     // A capsule 8 m between cap centres, radius 3: its length round is 2 * 8 + 2 pi 3 =
     // 34.8 m, 522 steps at 4 m/s.
     let walk = walk_round(
-        "Solid(name: \"world\", shape: Capsule(half_height: 4.0, radius: 3.0), rot_deg: (0.0, 0.0, 90.0))",
-        5.0,
+        (
+            "Solid(name: \"world\", shape: Capsule(half_height: 4.0, radius: 3.0), rot_deg: (0.0, 0.0, 90.0))",
+            5.0,
+        ),
         [0.0, 3.0, 0.0],
         Point3::origin(),
         800,
-        "",
         4.0,
     );
     // The walk is along a symmetry plane of the capsule: it stays in it within 1 mm.
@@ -229,12 +230,13 @@ fn walks_once_round_a_torus_tube_through_the_hole() {
     // circles; the walker goes round the one centred on (8, 0, 0): over the top, down the
     // outside, under, and up the inside facing the hole. 2 pi 3 = 18.8 m, 283 steps.
     let walk = walk_round(
-        "Torus(name: \"world\", major_radius: 8.0, minor_radius: 3.0, segments: 64, sides: 32)",
-        4.0,
+        (
+            "Torus(name: \"world\", major_radius: 8.0, minor_radius: 3.0, segments: 64, sides: 32)",
+            4.0,
+        ),
         [8.0, 3.0, 0.0],
         Point3::new(8.0, 0.0, 0.0),
         600,
-        "",
         4.0,
     );
     // The walk follows a seam of the faceted tube (64 segments round Y, 5.6 degrees apart).

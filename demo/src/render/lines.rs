@@ -1,6 +1,7 @@
 //! Debug line drawing: sphere wireframes, ground normal, contact points, velocity arrow.
 
-use spherewalk::{Point3, Pose, StepReport, Vec3, shape::StackSphere};
+use spherewalk::components::Walker;
+use spherewalk::{Point3, Pose, Vec3};
 
 use super::ColourVertex;
 
@@ -30,8 +31,14 @@ impl Lines {
         });
     }
 
-    /// A circle of `radius` round `centre` in the plane spanned by unit `u` and `v`.
-    pub fn circle(&mut self, centre: &Point3, u: &Vec3, v: &Vec3, radius: f32, colour: [f32; 4]) {
+    /// A circle of `radius` (m) round `centre` in the plane spanned by its two unit vectors.
+    pub fn circle(
+        &mut self,
+        centre: &Point3,
+        (u, v): (&Vec3, &Vec3),
+        radius: f32,
+        colour: [f32; 4],
+    ) {
         const N: usize = 24;
         let at = |i: usize| {
             let a = i as f32 / N as f32 * std::f32::consts::TAU;
@@ -63,25 +70,20 @@ impl Lines {
         }
     }
 
-    /// Debug drawing of one character, the `layers` asked for: each sphere as three great
-    /// circles, the ground normal at the ground point, contact points with their normals, the
-    /// velocity and the up.
-    pub fn character(
-        &mut self,
-        pose: &Pose,
-        spheres: &[StackSphere],
-        report: &StepReport,
-        velocity: &Vec3,
-        layers: &DebugLayers,
-    ) {
+    /// Debug drawing of one `walker` shown at `pose` (world; between its last two steps),
+    /// the `layers` asked for: each sphere as three great circles, the ground normal at the
+    /// ground point, contact points with their normals, the velocity and the up.
+    pub fn character(&mut self, pose: &Pose, walker: &Walker, layers: &DebugLayers) {
+        let spheres = walker.motor.stack().spheres();
+        let (report, velocity) = (&walker.report, &walker.state.velocity);
         let up = pose.up().into_inner();
         let fwd = pose.forward().into_inner();
         let right = pose.right().into_inner();
         for s in spheres.iter().filter(|_| layers.spheres) {
             let c = pose.centre_at(s.offset_local);
-            self.circle(&c, &right, &fwd, s.radius, SPHERE_COLOUR);
-            self.circle(&c, &right, &up, s.radius, SPHERE_COLOUR);
-            self.circle(&c, &fwd, &up, s.radius, SPHERE_COLOUR);
+            self.circle(&c, (&right, &fwd), s.radius, SPHERE_COLOUR);
+            self.circle(&c, (&right, &up), s.radius, SPHERE_COLOUR);
+            self.circle(&c, (&fwd, &up), s.radius, SPHERE_COLOUR);
         }
         if let Some(g) = report.ground_hit.as_ref().filter(|_| layers.ground) {
             self.cross(&g.point, 0.08, NORMAL_COLOUR);

@@ -9,7 +9,7 @@ use super::contacts::{SphereAt, collect_contacts};
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::world::sphere_box;
-use crate::world::{Primitive, SurfacePoint, WorldQueries, measure};
+use crate::world::{Primitive, SurfacePoint, Sweep, WorldQueries, measure};
 use parry3d::bounding_volume::BoundingVolume;
 
 /// A contact whose normal points against the escape by more than this (cosine) lies ahead of
@@ -134,7 +134,8 @@ fn slide_out(
                     from,
                     radius: sphere.radius,
                 };
-                let left = pair.exit(ctx, &centre, dir, sp, cap - height)?;
+                let sweep = Sweep::new(centre, sphere.radius, *dir, cap - height);
+                let left = pair.exit(ctx, &sweep, sp)?;
                 exit = exit.max(height + left);
             }
         }
@@ -184,9 +185,10 @@ impl Pair<'_> {
             .map_or(0.0, |sp| self.radius - sp.distance)
     }
 
-    /// How far (m) the sphere at `centre`, overlapping as `sp` says, moves along unit `dir`
-    /// before it leaves the primitive to within `tol / 2`; `None` when the primitive lies
-    /// ahead of the sphere (moving on would cross it) or the exit lies beyond `limit` (m).
+    /// How far (m) the sphere of `sweep` (this pair's sphere at `sweep.centre`), overlapping
+    /// as `sp` says, moves along `sweep.dir` before it leaves the primitive to within
+    /// `tol / 2`; `None` when the primitive lies ahead of the sphere (moving on would cross
+    /// it) or the exit lies beyond `sweep.max_distance` (m).
     ///
     /// The penetration of a sphere moving along a line into a convex piece first grows, then
     /// shrinks, and falls at most as fast as the sphere moves: it is still there `depth`
@@ -194,14 +196,8 @@ impl Pair<'_> {
     /// Between the two, bisection finds the exit; a contact facing along `dir` gives a closer
     /// upper bound along its own slope (the distance to a convex piece is convex along a
     /// line).
-    fn exit(
-        &self,
-        ctx: &StepContext<'_>,
-        centre: &Point3,
-        dir: &UnitVec3,
-        sp: &SurfacePoint,
-        limit: Real,
-    ) -> Option<Real> {
+    fn exit(&self, ctx: &StepContext<'_>, sweep: &Sweep, sp: &SurfacePoint) -> Option<Real> {
+        let (centre, dir, limit) = (&sweep.centre, &sweep.dir, sweep.max_distance);
         let tol = ctx.motor.settings.penetration_tolerance;
         let rising = sp.contact_normal.dot(dir);
         if rising < -MIN_ALONG {
@@ -320,10 +316,8 @@ pub(super) fn free_length(
                 }
                 continue;
             }
-            if let Some((toi, _, _)) =
-                ctx.world
-                    .cast_sphere_primitive(prim, &start, sphere.radius, dir, free)
-            {
+            let sweep = Sweep::new(start, sphere.radius, *dir, free);
+            if let Some((toi, _, _)) = ctx.world.cast_sphere_primitive(prim, &sweep) {
                 free = free.min(toi.max(0.0));
             }
         }

@@ -68,20 +68,34 @@ enum Entry {
     Miss,
 }
 
-/// A sphere swept along a ray: the query of every sphere cast. Metres, world frame.
+/// A sphere swept along a ray: the query of every sphere cast
+/// ([`crate::world::WorldQueries::cast_sphere`] and the kernels under it). Metres, world
+/// frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Sweep {
+pub struct Sweep {
     /// Where the sphere's centre starts (world, m).
-    pub(crate) centre: Point3,
-    /// The sphere's radius (m).
-    pub(crate) radius: Real,
+    pub centre: Point3,
+    /// The sphere's radius (m, at least 0).
+    pub radius: Real,
     /// Which way it moves (world, unit).
-    pub(crate) dir: UnitVec3,
+    pub dir: UnitVec3,
     /// How far it may move (m).
-    pub(crate) max_distance: Real,
+    pub max_distance: Real,
 }
 
 impl Sweep {
+    /// A sphere of `radius` (m) centred at `centre` (world, m), moving along unit `dir`
+    /// (world) at most `max_distance` (m). Nothing is checked here: a cast of a sweep with a
+    /// non-finite or negative part hits nothing.
+    pub fn new(centre: Point3, radius: Real, dir: UnitVec3, max_distance: Real) -> Self {
+        Self {
+            centre,
+            radius,
+            dir,
+            max_distance,
+        }
+    }
+
     /// True when the sweep is usable here: finite centre, radius (non-negative) and direction,
     /// and a maximum distance that is not NaN.
     fn is_finite(&self) -> bool {

@@ -33,6 +33,7 @@ pub(crate) mod query;
 #[cfg(test)]
 mod test_rng;
 
+pub use cast::Sweep;
 pub use closest::SurfacePoint;
 pub use collision_world::CollisionWorld;
 pub use query::{RayHit, SphereCastHit, WorldQueries};

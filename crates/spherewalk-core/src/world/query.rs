@@ -212,24 +212,15 @@ pub trait WorldQueries: Geometry {
         measure::extent_primitive(self, prim, dir)
     }
 
-    /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to
-    /// `max_distance` (m) against `prim`. One-sided triangles are only hit from the front.
-    /// Returns the distance travelled, the contact point and the contact normal (world).
+    /// Casts the sphere of `sweep` (world, m) against `prim`. One-sided triangles are only
+    /// hit from the front. Returns the distance travelled (m), the contact point and the
+    /// contact normal (world).
     fn cast_sphere_primitive(
         &self,
         prim: &Primitive,
-        centre: &Point3,
-        radius: Real,
-        dir: &UnitVec3,
-        max_distance: Real,
+        sweep: &Sweep,
     ) -> Option<(Real, Point3, UnitVec3)> {
-        let sweep = Sweep {
-            centre: *centre,
-            radius,
-            dir: *dir,
-            max_distance,
-        };
-        measure::cast_sphere_primitive(self, prim, &sweep)
+        measure::cast_sphere_primitive(self, prim, sweep)
     }
 
     /// Casts a ray from `origin` along unit `dir` (world) up to `max_distance` (m) against
@@ -275,25 +266,13 @@ pub trait WorldQueries: Geometry {
         deepest_among(self, &prims, pose, stack)
     }
 
-    /// Casts a sphere of `radius` (m) from `centre` along unit `dir` (world) up to
-    /// `max_distance` (m); returns the first hit. Shapes the sphere already overlaps and is
-    /// moving away from are ignored; one-sided faces are only hit from the front.
-    fn cast_sphere(
-        &self,
-        centre: &Point3,
-        radius: Real,
-        dir: &UnitVec3,
-        max_distance: Real,
-        filter: &QueryFilter,
-    ) -> Option<SphereCastHit> {
-        let sweep = Sweep {
-            centre: *centre,
-            radius,
-            dir: *dir,
-            max_distance,
-        };
-        let prims = gathered(self, &swept_box(centre, dir, max_distance, radius), filter);
-        cast_sphere_among(self, &prims, &sweep).map(|(_, hit)| hit)
+    /// Casts the sphere of `sweep` (world, m) through the colliders passing `filter`; returns
+    /// the first hit. Shapes the sphere already overlaps and is moving away from are ignored;
+    /// one-sided faces are only hit from the front.
+    fn cast_sphere(&self, sweep: &Sweep, filter: &QueryFilter) -> Option<SphereCastHit> {
+        let region = swept_box(&sweep.centre, &sweep.dir, sweep.max_distance, sweep.radius);
+        let prims = gathered(self, &region, filter);
+        cast_sphere_among(self, &prims, sweep).map(|(_, hit)| hit)
     }
 
     /// Casts a ray from `origin` along unit `dir` (world) up to `max_distance` (m); returns the

@@ -583,17 +583,16 @@ fn sample_settings() -> MotorSettings {
     }
 }
 
-/// Walks +Z from `start` at `speed` (m/s) for `seconds`, checking every step, and returns the
-/// runner.
+/// Walks +Z from `start` at `speed` (m/s) for `seconds` with the sample's settings, checking
+/// every step, and returns the runner.
 fn walk_z(
     scene: Scene,
-    settings: MotorSettings,
     start: Point3,
     speed: Real,
     seconds: Real,
     mut each: impl FnMut(&Runner),
 ) -> Runner {
-    let mut r = runner_at(scene, settings, start, DT);
+    let mut r = runner_at(scene, sample_settings(), start, DT);
     r.settle(2);
     for _ in 0..(seconds / DT).round() as u32 {
         r.step(Vec3::new(0.0, 0.0, speed));
@@ -613,20 +612,13 @@ fn jolt_sample_small_bumps() {
         scene.add_box([-2.0, 0.0, z - 0.005], [2.0, 0.05, z + 0.005]);
     }
     let mut last_z = 1.0;
-    let r = walk_z(
-        scene,
-        sample_settings(),
-        Point3::new(0.0, 0.0, 1.0),
-        6.0,
-        1.5,
-        |r| {
-            assert!(r.report.is_grounded(), "airborne at {:?}", r.local());
-            // Bumps lift the round feet straight up: every step covers 6 m/s * dt along Z
-            // (1e-4 m: float rounding of the position).
-            assert_abs_diff_eq!(r.local().z - last_z, 6.0 * DT, epsilon = 1e-4);
-            last_z = r.local().z;
-        },
-    );
+    let r = walk_z(scene, Point3::new(0.0, 0.0, 1.0), 6.0, 1.5, |r| {
+        assert!(r.report.is_grounded(), "airborne at {:?}", r.local());
+        // Bumps lift the round feet straight up: every step covers 6 m/s * dt along Z
+        // (1e-4 m: float rounding of the position).
+        assert_abs_diff_eq!(r.local().z - last_z, 6.0 * DT, epsilon = 1e-4);
+        last_z = r.local().z;
+    });
     assert!(r.local().z > 7.5, "stopped at {:?}", r.local());
 }
 
@@ -642,14 +634,7 @@ fn jolt_sample_large_bumps() {
             scene.add_box([-2.0, 0.0, z - 0.05], [2.0, 0.3, z + 0.05]);
         }
         let seconds = 12.0 / speed;
-        let r = walk_z(
-            scene,
-            sample_settings(),
-            Point3::new(0.0, 0.0, 1.0),
-            speed,
-            seconds,
-            |_| {},
-        );
+        let r = walk_z(scene, Point3::new(0.0, 0.0, 1.0), speed, seconds, |_| {});
         assert!(
             r.local().z > 11.0,
             "{speed} m/s: stopped at {:?}",
@@ -700,19 +685,12 @@ fn jolt_sample_treads_too_shallow_to_climb() {
         let (y, z) = (0.3 * (i + 1) as Real, 10.0 + 0.05 * i as Real);
         scene.add_box([-2.0, y - 0.3, z - 0.15], [2.0, y, z + 0.15]);
     }
-    let r = walk_z(
-        scene,
-        sample_settings(),
-        Point3::new(0.0, 0.0, 8.0),
-        6.0,
-        3.0,
-        |r| {
-            if r.report.is_grounded() {
-                let hit = r.report.ground_hit.expect("grounded has a hit");
-                assert_eq!(hit.collider, floor, "stood on a tread at {:?}", r.local());
-            }
-        },
-    );
+    let r = walk_z(scene, Point3::new(0.0, 0.0, 8.0), 6.0, 3.0, |r| {
+        if r.report.is_grounded() {
+            let hit = r.report.ground_hit.expect("grounded has a hit");
+            assert_eq!(hit.collider, floor, "stood on a tread at {:?}", r.local());
+        }
+    });
     // Pressed against the first riser (its face at z = 9.85), on the floor.
     assert_abs_diff_eq!(r.local().y, 0.0, epsilon = 1e-3);
     assert!(r.report.is_grounded());

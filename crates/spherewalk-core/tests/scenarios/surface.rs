@@ -77,16 +77,24 @@ fn surface_mode_walks_from_floor_to_wall_to_ceiling() {
     }
 }
 
+/// One leg of a walk into a corner: where it starts (scene, m), the character's up and the
+/// way it walks there, and the up it should stand with at the end (scene).
+struct Leg {
+    start: Point3,
+    up: Vec3,
+    facing: Vec3,
+    goal: Vec3,
+}
+
 /// Walks a `Surface` character (`spheres` spheres, `height` by `radius` m) at `speed` m/s
-/// with `up_turn_rate` `rate`, from `start` (scene) with up `up`, facing `facing`, for at most
-/// `steps`; returns the first step it stood (grounded) with its up within 2.6 degrees of
-/// `goal` (scene), if any, and the deepest penetration on the way.
+/// with `up_turn_rate` `rate` along `leg`, for at most `steps`; returns the first step it
+/// stood (grounded) with its up within 2.6 degrees of the leg's goal (scene), if any, and the
+/// deepest penetration on the way.
 fn walk_into_corner(
     frame: Frame,
     (spheres, height, radius): (usize, Real, Real),
     (speed, rate): (Real, Real),
-    (start, up, facing): (Point3, Vec3, Vec3),
-    goal: Vec3,
+    leg: &Leg,
     steps: u32,
 ) -> (Option<u32>, Real) {
     let mut settings = MotorSettings::default();
@@ -95,19 +103,19 @@ fn walk_into_corner(
     let stack = spherewalk_core::SphereStack::capsule(height, radius, spheres).expect("stack");
     let motor = spherewalk_core::Motor::new(stack, settings).expect("motor");
     // The tunnel: 3 m tall, its end wall 4 m along.
-    let mut r = Runner::new(corridor(frame, 3.0), motor, start);
-    let up = frame.vec_to_world(&up);
+    let mut r = Runner::new(corridor(frame, 3.0), motor, leg.start);
+    let up = frame.vec_to_world(&leg.up);
     r.pose = spherewalk_core::Pose::with_up(
         r.pose.position,
         &spherewalk_core::UnitVec3::new_normalize(up),
     );
-    let face = frame.vec_to_world(&facing);
+    let face = frame.vec_to_world(&leg.facing);
     let mut deepest: Real = 0.0;
     for step in 0..steps {
         // Walk along `facing` projected on the character's ground plane.
         r.step_intent(MoveIntent::walk(face * speed));
         deepest = deepest.max(r.report.max_penetration);
-        if r.report.is_grounded() && r.local_up().dot(&goal) > 0.999 {
+        if r.report.is_grounded() && r.local_up().dot(&leg.goal) > 0.999 {
             return (Some(step), deepest);
         }
     }
@@ -136,8 +144,12 @@ fn concave_corners_are_climbed_at_any_walking_speed() {
                         frame,
                         shape,
                         (speed, rate),
-                        (Point3::new(2.0, 0.0, 0.0), Vec3::y(), Vec3::x()),
-                        -Vec3::x(),
+                        &Leg {
+                            start: Point3::new(2.0, 0.0, 0.0),
+                            up: Vec3::y(),
+                            facing: Vec3::x(),
+                            goal: -Vec3::x(),
+                        },
                         steps,
                     );
                     assert!(on_wall.is_some(), "{what}: never stood on the wall");
@@ -148,8 +160,12 @@ fn concave_corners_are_climbed_at_any_walking_speed() {
                         frame,
                         shape,
                         (speed, rate),
-                        (Point3::new(4.0, 1.5, 0.0), -Vec3::x(), -Vec3::y()),
-                        Vec3::y(),
+                        &Leg {
+                            start: Point3::new(4.0, 1.5, 0.0),
+                            up: -Vec3::x(),
+                            facing: -Vec3::y(),
+                            goal: Vec3::y(),
+                        },
                         ((1.5 / speed + 2.0) * 60.0) as u32,
                     );
                     assert!(on_floor.is_some(), "{what}: never stood on the floor again");

@@ -4,7 +4,7 @@ use super::fixtures::*;
 use approx::assert_abs_diff_eq;
 use spherewalk_core::parry3d::bounding_volume::Aabb;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::world::WorldQueries;
+use spherewalk_core::world::{Sweep, WorldQueries};
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, Point3, Quat, Real, Vec3, WorldError, math::Iso,
 };
@@ -195,10 +195,7 @@ fn set_pose_moves_a_collider_for_every_query() {
     assert_abs_diff_eq!(hit.distance, 4.5, epsilon = EXACT);
     let hit = world
         .cast_sphere(
-            &Point3::new(15.0, 3.0, -4.0),
-            0.3,
-            &Vec3::x_axis(),
-            10.0,
+            &Sweep::new(Point3::new(15.0, 3.0, -4.0), 0.3, Vec3::x_axis(), 10.0),
             &all(),
         )
         .expect("cast");

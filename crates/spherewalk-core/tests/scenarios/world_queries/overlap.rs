@@ -4,7 +4,7 @@ use super::fixtures::*;
 use spherewalk_core::backend::Geometry;
 use spherewalk_core::parry3d::bounding_volume::Aabb;
 use spherewalk_core::parry3d::shape::SharedShape;
-use spherewalk_core::world::WorldQueries;
+use spherewalk_core::world::{Sweep, WorldQueries};
 use spherewalk_core::{
     ColliderDesc, ColliderId, CollisionWorld, Point3, Real, Vec3, world::QueryFilter,
 };
@@ -203,7 +203,7 @@ fn grid_colliders_answer_like_tree_colliders_through_moves_reshapes_and_removals
         let ray = |w: &CollisionWorld| w.cast_ray(&from, &dir, 20.0, &all()).map(|h| h.collider);
         assert_eq!(ray(a), ray(b), "round {round}");
         let cast = |w: &CollisionWorld| {
-            w.cast_sphere(&from, 0.2, &dir, 20.0, &all())
+            w.cast_sphere(&Sweep::new(from, 0.2, dir, 20.0), &all())
                 .map(|h| h.collider)
         };
         assert_eq!(cast(a), cast(b), "round {round}");
