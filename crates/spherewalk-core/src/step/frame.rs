@@ -11,8 +11,9 @@ use crate::state::{MotorState, MoveIntent, StepInput};
 
 /// The up frame phase of the step: turns up toward [`target_up`] about [`pivot`] by at most
 /// [`turn_limit`], applies the intent's yaw and facing turn, and resolves what the turn swept
-/// into. Starts the step's velocity from the state's, clipped by that pushback.
-pub(super) fn up_frame(ctx: &StepContext<'_>, s: &mut Step<'_>) {
+/// into. Returns the velocity (m/s, world) the rest of the step starts from: the state's,
+/// clipped by that pushback.
+pub(super) fn up_frame(ctx: &StepContext<'_>, s: &mut Step<'_>) -> Vec3 {
     let (turn, dt) = (s.turn, s.input.dt);
     s.report.up_turned = turn_up(s.pose, &turn.pivot, &turn.target, turn.limit);
     let intent = &s.input.intent;
@@ -20,13 +21,14 @@ pub(super) fn up_frame(ctx: &StepContext<'_>, s: &mut Step<'_>) {
         s.pose,
         intent.yaw_rate * dt + facing_turn(s.pose, intent, dt),
     );
-    s.velocity = s.state.velocity;
+    let mut velocity = s.state.velocity;
     if s.report.up_turned > 0.0 {
-        let stack = Moving::new(s.pose, &mut s.velocity);
+        let stack = Moving::new(s.pose, &mut velocity);
         let buffers = PushBuffers::new(&mut s.report.scratch.contacts, &mut s.report.hits);
         let pass = pushback(ctx, stack, PushMode::Free, &Vec3::zeros(), buffers);
         s.report.note_pushback(&pass);
     }
+    velocity
 }
 
 /// The up frame's turn for one step, worked out once where the step starts: the gather

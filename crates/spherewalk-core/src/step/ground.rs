@@ -2,6 +2,7 @@
 //! what the step reports of the ground (state, landing and leaving it).
 
 use super::contacts::surface_near;
+use super::movement::Moved;
 use super::pushback::{Moving, PushBuffers, PushMode, max_penetration, pushback};
 use super::{Step, StepContext};
 use crate::contact::{GroundHit, GroundState};
@@ -32,15 +33,16 @@ const RAY_SIDE: Real = 0.01;
 
 /// The ground phase of the step: lands on (or clamps to) the ground under the feet
 /// ([`land`]), then writes the ground state (`Touching` when the move touched anything but
-/// found no ground), the landed and left-ground events, and the velocity the step ends with.
-pub(super) fn ground(ctx: &StepContext<'_>, s: &mut Step<'_>) {
+/// found no ground), the landed and left-ground events, and the velocity the step ends with:
+/// `velocity` (m/s, world) as the landing leaves it. `moved` is what the movement phase did.
+pub(super) fn ground(ctx: &StepContext<'_>, s: &mut Step<'_>, moved: &Moved, mut velocity: Vec3) {
     let rules = ClampRules {
-        clamp: s.was_grounded && !s.jumped,
-        jumped: s.jumped,
+        clamp: s.was_grounded && !moved.jumped,
+        jumped: moved.jumped,
     };
-    let landing = land(ctx, s, rules);
+    let landing = land(ctx, s, rules, &mut velocity);
     let ground = match landing.ground {
-        GroundState::Airborne if s.moved.pushes > 0 => GroundState::Touching,
+        GroundState::Airborne if moved.pass.pushes > 0 => GroundState::Touching,
         g => g,
     };
     let grounded = ground == GroundState::Grounded;
@@ -48,15 +50,21 @@ pub(super) fn ground(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     s.report.ground_hit = landing.hit;
     s.report.landed = !s.was_grounded && grounded;
     s.report.left_ground = s.was_grounded && !grounded;
-    s.state.velocity = s.velocity;
+    s.state.velocity = velocity;
     s.state.ground = ground;
     s.state.ground_hit = landing.hit;
 }
 
 /// [`probe_ground`] (as far as the clamp distance while walking), [`clamp_to_ground`], the
 /// edge hold ([`hug_edge`]) when walking found no ground, and a pushback when the snap down
-/// pressed the stack into a steep face beside the feet.
-fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
+/// pressed the stack into a steep face beside the feet; `velocity` (m/s, world) loses what
+/// the ground and that pushback stop.
+fn land(
+    ctx: &StepContext<'_>,
+    s: &mut Step<'_>,
+    rules: ClampRules,
+    velocity: &mut Vec3,
+) -> Landing {
     let settings = s.motor.settings();
     let reach = if rules.clamp {
         settings.ground_clamp_distance.max(settings.skin_width)
@@ -68,11 +76,11 @@ fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
         &mut s.report.scratch.contacts,
         &mut s.report.scratch.trial_hits,
     );
-    let stack = Moving::new(s.pose, &mut s.velocity);
+    let stack = Moving::new(s.pose, velocity);
     let mut landing = clamp_to_ground(ctx, stack, probed, rules, buffers);
     if rules.clamp
         && landing.ground != GroundState::Grounded
-        && let Some(hit) = hug_edge(ctx, s.pose, &mut s.velocity)
+        && let Some(hit) = hug_edge(ctx, s.pose, velocity)
     {
         landing.ground = GroundState::Grounded;
         landing.hit = Some(hit);
@@ -80,7 +88,7 @@ fn land(ctx: &StepContext<'_>, s: &mut Step<'_>, rules: ClampRules) -> Landing {
     s.report.clamped_down = landing.clamped_down;
     if landing.snapped > settings.penetration_tolerance {
         let snap = -s.pose.up().into_inner() * landing.snapped;
-        let stack = Moving::new(s.pose, &mut s.velocity);
+        let stack = Moving::new(s.pose, velocity);
         let buffers = PushBuffers::new(&mut s.report.scratch.contacts, &mut s.report.hits);
         let pass = pushback(ctx, stack, PushMode::Grounded, &snap, buffers);
         s.report.note_pushback(&pass);

@@ -44,7 +44,7 @@ pub use stairs::{Blocked, StairClimb, try_climb_stair};
 
 use crate::contact::GroundState;
 use crate::hooks::{ContactHooks, Surroundings};
-use crate::math::{UnitVec3, Vec3};
+use crate::math::UnitVec3;
 use crate::pose::Pose;
 use crate::settings::UpFrame;
 use crate::state::{MotorState, StepInput};
@@ -52,9 +52,10 @@ use crate::world::Geometry;
 use carry::Carry;
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
-/// One step's borrows, and what its phases hand each other: the character the step moves,
-/// its report and buffers, the sanitised input, and the velocity and move passed from phase
-/// to phase.
+/// One step's borrows and givens: the character the step moves, its report and buffers, the
+/// sanitised input, and what was worked out before the first phase (the ground's carry, the
+/// up frame's turn, the ground it started on). What the phases produce is handed from one to
+/// the next in [`attempt`], as arguments and return values.
 struct Step<'s> {
     motor: &'s Motor,
     world: &'s dyn Geometry,
@@ -71,16 +72,6 @@ struct Step<'s> {
     turn: frame::Turn,
     /// Whether the character stood on stable ground when the step began.
     was_grounded: bool,
-    /// The velocity (m/s, world) handed from phase to phase, written to the state at the end.
-    velocity: Vec3,
-    /// Where the movement phase started from (the stairs phase retries from there).
-    start: Pose,
-    /// How the movement phase's pushback treated the ground.
-    mode: PushMode,
-    /// Whether the character jumped this step.
-    jumped: bool,
-    /// What the movement phase's pushback found.
-    moved: PushbackSummary,
 }
 
 impl Motor {
@@ -178,11 +169,6 @@ impl Motor {
             input: clean,
             carry,
             turn,
-            velocity: crate::math::Vec3::zeros(),
-            start,
-            mode: PushMode::Free,
-            jumped: false,
-            moved: PushbackSummary::default(),
         };
         let tight = gather::tight(&step);
         if attempt(&mut step, &tight) {
@@ -212,17 +198,27 @@ fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
     // Gather: the primitives in the region whose collider the hooks keep.
     phase!("spherewalk: gather", gather::gather(s, bounds, &mut prims));
     let ctx = context(s, &prims, bounds);
-    // Up frame: turn toward the target up, yaw, and push out of what the turn swept into.
-    phase!("spherewalk: up frame", frame::up_frame(&ctx, s));
+    // Up frame: turn toward the target up, yaw, and push out of what the turn swept into;
+    // the velocity the step starts from (m/s, world), clipped by that push.
+    let mut velocity = phase!("spherewalk: up frame", frame::up_frame(&ctx, s));
     // Movement: own velocity plus the ground's carry, in substeps with pushback after each.
-    phase!("spherewalk: movement", movement::movement(&ctx, s));
+    let moved = phase!(
+        "spherewalk: movement",
+        movement::movement(&ctx, s, &mut velocity)
+    );
     // Stairs: climb what blocked a grounded move (Surface mode: latch the wall to climb it).
-    phase!("spherewalk: stairs", stairs::stairs(&ctx, s));
-    // Ground: probe, clamp or hold an edge; the ground state and its events.
-    phase!("spherewalk: ground", ground::ground(&ctx, s));
+    phase!(
+        "spherewalk: stairs",
+        stairs::stairs(&ctx, s, &moved, &mut velocity)
+    );
+    // Ground: probe, clamp or hold an edge; the ground state, its events, the velocity kept.
+    phase!(
+        "spherewalk: ground",
+        ground::ground(&ctx, s, &moved, velocity)
+    );
     // What the next step inherits: the velocity less the ground's, coyote time, the knock.
     carry::settle(s);
-    coyote::tick(s);
+    coyote::tick(s, moved.jumped);
     knock::wear(s);
     // The report's last measures: hits kept, deepest penetration.
     finish(&ctx, s);

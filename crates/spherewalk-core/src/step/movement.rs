@@ -9,41 +9,59 @@ use crate::pose::Pose;
 use crate::settings::UpFrame;
 use crate::state::{MotorState, StepInput};
 
-/// The movement phase of the step: the character's own velocity ([`movement_velocity`] with
-/// the knock, capped) plus what the ground carries it by (a velocity, and a turn of the
-/// heading), moved by [`move_substepped`]. Records the pose it started from and what the
-/// move's pushback found, for the stairs phase.
-pub(super) fn movement(ctx: &StepContext<'_>, s: &mut Step<'_>) {
-    let (own, jumped) = own_velocity(ctx, s);
+/// What the movement phase did, for the phases after it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Moved {
+    /// Where the move started from (world; the stairs phase retries from there).
+    pub start: Pose,
+    /// How the move's pushback treated the ground.
+    pub mode: PushMode,
+    /// Whether the character jumped this step.
+    pub jumped: bool,
+    /// What the move's pushback found.
+    pub pass: PushbackSummary,
+}
+
+/// The movement phase of the step: the character's own velocity ([`movement_velocity`] from
+/// `velocity`, the one the up frame left, with the knock, capped) plus what the ground
+/// carries it by (a velocity, and a turn of the heading), moved by [`move_substepped`];
+/// `velocity` (m/s, world) is then the one the move ended with. Returns where the move
+/// started and what its pushback found, for the stairs and ground phases.
+pub(super) fn movement(ctx: &StepContext<'_>, s: &mut Step<'_>, velocity: &mut Vec3) -> Moved {
+    let (own, jumped) = own_velocity(ctx, s, *velocity);
     let grounded = s.state.ground == GroundState::Grounded;
     // The ground's turn about up turns the heading with it.
     super::frame::yaw(s.pose, s.carry.turn);
     let max_speed = s.motor.settings().max_speed;
     let (total, fast) = clamp_length(&(own + s.carry.velocity), max_speed);
     s.report.flags.speed_clamped |= fast;
-    s.velocity = total;
-    s.start = *s.pose;
-    s.mode = if grounded && !jumped {
+    *velocity = total;
+    let start = *s.pose;
+    let mode = if grounded && !jumped {
         PushMode::Grounded
     } else {
         PushMode::Free
     };
     let buffers = PushBuffers::new(&mut s.report.scratch.contacts, &mut s.report.hits);
-    let stack = Moving::new(s.pose, &mut s.velocity);
-    let (substeps, pass) = move_substepped(ctx, stack, s.input.dt, s.mode, buffers);
+    let stack = Moving::new(s.pose, velocity);
+    let (substeps, pass) = move_substepped(ctx, stack, s.input.dt, mode, buffers);
     s.report.substeps = substeps;
     s.report.note_pushback(&pass);
     s.report.jumped = jumped;
-    s.jumped = jumped;
-    s.moved = pass;
     s.state.wall_normal = None;
+    Moved {
+        start,
+        mode,
+        jumped,
+        pass,
+    }
 }
 
-/// The character's own velocity for this step (m/s, world): [`movement_velocity`] from the
-/// velocity the up frame left, the intent and gravity (along -up in `Surface` mode), with the
-/// knock as momentum in the air or a slide on the ground, capped at `max_speed`; and whether
-/// it jumped.
-fn own_velocity(ctx: &StepContext<'_>, s: &mut Step<'_>) -> (Vec3, bool) {
+/// The character's own velocity for this step (m/s, world): [`movement_velocity`] from
+/// `velocity` (the one the up frame left), the intent and gravity (along -up in `Surface`
+/// mode), with the knock as momentum in the air or a slide on the ground, capped at
+/// `max_speed`; and whether it jumped.
+fn own_velocity(ctx: &StepContext<'_>, s: &mut Step<'_>, velocity: Vec3) -> (Vec3, bool) {
     let settings = s.motor.settings();
     let input = &s.input;
     let gravity = match settings.up_frame {
@@ -52,7 +70,7 @@ fn own_velocity(ctx: &StepContext<'_>, s: &mut Step<'_>) -> (Vec3, bool) {
     };
     let knock = knock::usable(s.state);
     let moving = MotorState {
-        velocity: knock::momentum(s.state, knock, s.velocity),
+        velocity: knock::momentum(s.state, knock, velocity),
         ..*s.state
     };
     let pulled = StepInput { gravity, ..*input };

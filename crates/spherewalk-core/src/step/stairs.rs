@@ -3,7 +3,7 @@
 //! climbed instead.
 
 use super::ground::{probe_ground, probe_shrink};
-use super::movement::move_substepped;
+use super::movement::{Moved, move_substepped};
 use super::pushback::{Moving, PushBuffers, PushMode, max_penetration};
 use super::{Step, StepContext};
 use crate::math::{Real, UnitVec3, Vec3, project_on_plane};
@@ -30,11 +30,13 @@ const BLOCKED_SPEED: Real = 1e-3;
 /// the wanted move (the intent along the ground plus the carry); on success the character
 /// stands on the tread moving at that velocity. In `Surface` mode a blocked move that does
 /// not climb a stair latches the wall, which the next step's up frame turns to climb.
-pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
-    let pass = s.moved;
-    if s.mode == PushMode::Grounded && pass.wall.speed > BLOCKED_SPEED {
+/// `moved` is what the movement phase did; `velocity` (m/s, world) is the step's, set to the
+/// wanted move's on a climb.
+pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>, moved: &Moved, velocity: &mut Vec3) {
+    let pass = moved.pass;
+    if moved.mode == PushMode::Grounded && pass.wall.speed > BLOCKED_SPEED {
         let dt = s.input.dt;
-        let want = project_on_plane(&s.input.intent.velocity, &s.start.up()) + s.carry.velocity;
+        let want = project_on_plane(&s.input.intent.velocity, &moved.start.up()) + s.carry.velocity;
         let trial = PushBuffers::new(
             &mut s.report.scratch.contacts,
             &mut s.report.scratch.trial_hits,
@@ -44,7 +46,7 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
         // rise either.
         let step = if pass.wall.walkable && !pass.crushed {
             let blocked = Blocked {
-                start: s.start,
+                start: moved.start,
                 at: *s.pose,
                 by: pass.wall.normal,
             };
@@ -55,7 +57,7 @@ pub(super) fn stairs(ctx: &StepContext<'_>, s: &mut Step<'_>) {
         if let Some(step) = step {
             *s.pose = step.pose;
             s.report.climbed = step.rise;
-            s.velocity = want;
+            *velocity = want;
         } else if s.motor.settings().up_frame == UpFrame::Surface {
             s.state.wall_normal = pass.wall.normal;
         }
