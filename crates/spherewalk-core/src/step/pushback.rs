@@ -4,7 +4,7 @@
 use super::StepContext;
 use super::contacts::{SphereAt, collect_contacts};
 use super::escape::{Slide, Touching, escape, free_length};
-use super::solver::{Constraint, Wall, balance_push, clip_velocity, solve_push};
+use super::solver::{Clip, Constraint, Traits, Wall, balance_push, clip_velocity, solve_push};
 use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3};
 use crate::pose::Pose;
@@ -307,15 +307,16 @@ pub fn pushback(
         let (d, partial) = iteration_push(ctx, pose, &mut rules, buffer);
         if rules.crushed && !summary.crushed {
             // Walkable ground holds the stack up whatever the pass's mode; it never squeezes.
-            let ground =
-                |c: &Constraint| c.walkable && c.surface_normal.dot(&rules.up) >= ctx.cos_slope;
+            let ground = |c: &Constraint| {
+                c.is(Traits::WALKABLE) && c.surface_normal.dot(&rules.up) >= ctx.cos_slope
+            };
             // The current contacts and the earlier pushes' (a ceiling pushed out of may be
             // one of those by now).
             summary.by_characters = buffer
                 .constraints
                 .iter()
                 .chain(&buffer.earlier)
-                .all(|c| c.character || ground(c));
+                .all(|c| c.is(Traits::CHARACTER) || ground(c));
         }
         summary.crushed |= rules.crushed;
         if rules.crushed && d == Vec3::zeros() {
@@ -637,7 +638,7 @@ fn still_overlapping(
         };
         let depth = sphere.radius - sp.distance;
         if depth > tol && worst.is_none_or(|(w, _)| depth > w) {
-            let c = if sp.contact_normal.dot(&original.normal) < 0.0 {
+            let c = if sp.contact_normal.dot(&original.clip.normal) < 0.0 {
                 *original
             } else {
                 let risen = rules.risen + d.dot(&rules.up);
@@ -677,18 +678,19 @@ fn constraint(ctx: &StepContext<'_>, rules: &Rules, rise: Real, touch: &Touch) -
     let walkable = ctx.stable(k, &n, up);
     let radius = ctx.motor.stack.spheres()[index].radius;
     let mode = rules.mode;
+    let traits = Traits::default()
+        .with(Traits::STEEP, !walkable)
+        .with(Traits::WALKABLE, ctx.walkable(k))
+        .with(
+            Traits::CHARACTER,
+            ctx.prims.get(k).is_some_and(|p| p.character),
+        );
     let base = Constraint {
         dir: n.into_inner(),
         dist: depth,
-        normal: n.into_inner(),
-        clip: n.into_inner(),
-        as_wall: false,
-        steep: !walkable,
-        lifts: false,
-        firm: false,
+        clip: Clip::straight(n.into_inner()),
         surface_normal: sp.surface_normal,
-        walkable: ctx.walkable(k),
-        character: ctx.prims.get(k).is_some_and(|p| p.character),
+        traits,
     };
     if index == 0 && walkable && mode != PushMode::Walls {
         // Lift straight up by the amount that clears the contact plane. `normal` stays the
@@ -697,16 +699,20 @@ fn constraint(ctx: &StepContext<'_>, rules: &Rules, rise: Real, touch: &Touch) -
         return Constraint {
             dir: up.into_inner(),
             dist: (depth / nu).min(2.0 * radius),
-            clip: landing_clip(ctx, up, &n),
-            lifts: mode == PushMode::Grounded,
-            firm: true,
+            clip: Clip {
+                normal: n.into_inner(),
+                along: landing_clip(ctx, up, &n),
+            },
+            traits: traits
+                .with(Traits::LIFTS, mode == PushMode::Grounded)
+                .with(Traits::FIRM, true),
             ..base
         };
     }
     if nu <= 0.0 {
         // A contact facing sideways or down acts as a wall when walking.
         return Constraint {
-            as_wall: mode != PushMode::Free,
+            traits: traits.with(Traits::WALL, mode != PushMode::Free),
             ..base
         };
     }
@@ -725,8 +731,8 @@ fn steep_push(
     radius: Real,
 ) -> Constraint {
     let (up, mode) = (&rules.up, rules.mode);
-    let nu = base.normal.dot(up);
-    let side = base.normal - up.into_inner() * nu;
+    let nu = base.clip.normal.dot(up);
+    let side = base.clip.normal - up.into_inner() * nu;
     let len = side.norm();
     if len <= FLAT_EPS {
         return base;
@@ -749,10 +755,11 @@ fn steep_push(
     Constraint {
         dir,
         dist,
-        normal: dir,
-        clip: dir,
-        as_wall: mode != PushMode::Free,
-        steep: true,
+        clip: Clip::straight(dir),
+        traits: base
+            .traits
+            .with(Traits::WALL, mode != PushMode::Free)
+            .with(Traits::STEEP, true),
         ..base
     }
 }

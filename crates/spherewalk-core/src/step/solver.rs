@@ -15,39 +15,83 @@ const SINGULAR: Real = 2e-3;
 /// Velocity (m/s) into a constraint below which it does not press.
 const PRESS_EPS: Real = 1e-6;
 
-/// One contact as the solver sees it: the stack must move by `d` with `d . dir >= dist`.
+/// One contact as the solver sees it: the stack must move by `d` with `d . dir >= dist`;
+/// velocity is clipped against it as `clip` says; `traits` say how it acts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Constraint {
     /// Push direction (unit, world).
     pub dir: Vec3,
     /// Distance to move along `dir` (m).
     pub dist: Real,
-    /// Unit direction (world) velocity must not point against after the clip; `dir` unless
-    /// the push leaves a surface along another direction (a landing lifted along up leaves
-    /// its velocity tangent to the ground, not merely without its up part).
-    pub normal: Vec3,
-    /// Unit direction (world) along which the clip removes velocity pointing against
-    /// `normal`: `dir`, except for a landing, where it is against the fall (see
-    /// `StepContext::fall`).
-    pub clip: Vec3,
-    /// The contact acts as a wall (its push was flattened or faces sideways or down).
-    pub as_wall: bool,
-    /// The contact is not walkable ground (steep, upper body or a not-walkable collider).
-    pub steep: bool,
-    /// The contact lifts a walking character along up and must not slow it.
-    pub lifts: bool,
-    /// Walkable ground under the feet: a crushed stack never gives way into it (see
-    /// [`balance_push`]).
-    pub firm: bool,
+    /// How velocity pointing into the contact is removed.
+    pub clip: Clip,
     /// Surface normal of the contact (world).
     pub surface_normal: UnitVec3,
+    /// How the contact acts: wall, steep, lifting, firm, walkable, a character's body.
+    pub traits: Traits,
+}
+
+/// How a constraint removes velocity: the part pointing against `normal`, taken away along
+/// `along`. Both are the push's `dir` except for a landing (see [`Constraint`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Clip {
+    /// Unit direction (world) velocity must not point against after the clip; the push's
+    /// `dir` unless the push leaves a surface along another direction (a landing lifted
+    /// along up leaves its velocity tangent to the ground, not merely without its up part).
+    pub normal: Vec3,
+    /// Unit direction (world) along which the clip removes velocity pointing against
+    /// `normal`: the push's `dir`, except for a landing, where it is against the fall (see
+    /// `StepContext::fall`).
+    pub along: Vec3,
+}
+
+impl Clip {
+    /// Velocity against unit `dir` (world) removed along it.
+    pub fn straight(dir: Vec3) -> Self {
+        Self {
+            normal: dir,
+            along: dir,
+        }
+    }
+}
+
+/// What a constraint's contact is, as a set of flags: a copy of a byte.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Traits(u8);
+
+impl Traits {
+    /// The contact acts as a wall (its push was flattened or faces sideways or down).
+    pub const WALL: Self = Self(1);
+    /// The contact is not walkable ground (steep, upper body or a not-walkable collider).
+    pub const STEEP: Self = Self(1 << 1);
+    /// The contact lifts a walking character along up and must not slow it.
+    pub const LIFTS: Self = Self(1 << 2);
+    /// Walkable ground under the feet: a crushed stack never gives way into it (see
+    /// [`balance_push`]).
+    pub const FIRM: Self = Self(1 << 3);
     /// The contact's collider may be stood on (not flagged not walkable), so the stairs phase
     /// may climb what it blocks.
-    pub walkable: bool,
+    pub const WALKABLE: Self = Self(1 << 4);
     /// The contact is with a character's body
-    /// ([`crate::world::ColliderFlags::character`]), which yields after the step: a squeeze by
-    /// such contacts alone is no crush to report.
-    pub character: bool,
+    /// ([`crate::world::ColliderFlags::character`]), which yields after the step: a squeeze
+    /// by such contacts alone is no crush to report.
+    pub const CHARACTER: Self = Self(1 << 5);
+
+    /// Whether every flag of `flag` is set.
+    #[inline]
+    pub fn has(self, flag: Self) -> bool {
+        self.0 & flag.0 == flag.0
+    }
+
+    /// These flags with those of `flag` set when `on`, cleared when not.
+    #[inline]
+    pub fn with(self, flag: Self, on: bool) -> Self {
+        if on {
+            Self(self.0 | flag.0)
+        } else {
+            Self(self.0 & !flag.0)
+        }
+    }
 }
 
 impl Constraint {
@@ -57,15 +101,9 @@ impl Constraint {
         Self {
             dir,
             dist,
-            normal: dir,
-            clip: dir,
-            as_wall: false,
-            steep: false,
-            lifts: false,
-            firm: false,
+            clip: Clip::straight(dir),
             surface_normal: UnitVec3::new_normalize(dir),
-            walkable: true,
-            character: false,
+            traits: Traits::WALKABLE,
         }
     }
 
@@ -76,16 +114,16 @@ impl Constraint {
         Self {
             dir: dir.into_inner(),
             dist,
-            normal: dir.into_inner(),
-            clip: dir.into_inner(),
-            as_wall: false,
-            steep: true,
-            lifts: false,
-            firm: false,
+            clip: Clip::straight(dir.into_inner()),
             surface_normal: dir,
-            walkable: false,
-            character: false,
+            traits: Traits::STEEP,
         }
+    }
+
+    /// Whether the contact has every flag of `flag`.
+    #[inline]
+    pub fn is(&self, flag: Traits) -> bool {
+        self.traits.has(flag)
     }
 
     /// How far `d` still falls short of this constraint (m; <= 0 when met).
@@ -146,7 +184,7 @@ pub(crate) fn balance_push(now: &[Constraint], before: &[Constraint]) -> Vec3 {
     let mut d = Vec3::zeros();
     for _ in 0..BALANCE_ROUNDS {
         let (mut sum, mut n) = (Vec3::zeros(), 0u32);
-        for c in cs().filter(|c| !c.firm) {
+        for c in cs().filter(|c| !c.is(Traits::FIRM)) {
             let short = c.shortfall(&d);
             if short > 0.0 {
                 sum += c.dir * short;
@@ -156,7 +194,7 @@ pub(crate) fn balance_push(now: &[Constraint], before: &[Constraint]) -> Vec3 {
         if n > 0 {
             d += sum / n as Real;
         }
-        for c in cs().filter(|c| c.firm) {
+        for c in cs().filter(|c| c.is(Traits::FIRM)) {
             let short = c.shortfall(&d);
             if short > 0.0 {
                 d += c.dir * short;
@@ -247,15 +285,15 @@ pub(crate) fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3) -> W
     let mut clip = Wall::default();
     for c in cs {
         let removed = remove_velocity(v, c, up);
-        if c.as_wall {
+        if c.is(Traits::WALL) {
             clip.keep_stronger(Wall {
                 normal: Some(c.surface_normal),
                 speed: removed,
-                walkable: c.walkable,
+                walkable: c.is(Traits::WALKABLE),
             });
         }
     }
-    let presses = |c: &Constraint, v: &Vec3| !c.lifts && v.dot(&c.dir) < -PRESS_EPS;
+    let presses = |c: &Constraint, v: &Vec3| !c.is(Traits::LIFTS) && v.dot(&c.dir) < -PRESS_EPS;
     let mut pressing = cs.iter().filter(|c| presses(c, v));
     if let (Some(a), Some(b)) = (pressing.next(), pressing.next()) {
         if let Some(crease) = UnitVec3::try_new(a.dir.cross(&b.dir), 1e-3) {
@@ -268,19 +306,19 @@ pub(crate) fn clip_velocity(v: &mut Vec3, cs: &[Constraint], up: &UnitVec3) -> W
     clip
 }
 
-/// Removes from `v` the part pointing into `c` (along `c.clip`) and returns the speed removed
-/// (m/s). A lifting
+/// Removes from `v` the part pointing into `c` (along `c.clip.along`) and returns the speed
+/// removed (m/s). A lifting
 /// contact keeps the speed along the ground (the up part is re-derived next step); a steep
 /// contact never adds upward speed (no climbing by pressing).
 fn remove_velocity(v: &mut Vec3, c: &Constraint, up: &UnitVec3) -> Real {
-    let into = v.dot(&c.normal);
-    let along = c.clip.dot(&c.normal);
-    if into >= 0.0 || c.lifts || along <= 1e-3 {
+    let into = v.dot(&c.clip.normal);
+    let along = c.clip.along.dot(&c.clip.normal);
+    if into >= 0.0 || c.is(Traits::LIFTS) || along <= 1e-3 {
         return 0.0;
     }
     let up_before = v.dot(up);
-    *v -= c.clip * (into / along);
-    if c.steep {
+    *v -= c.clip.along * (into / along);
+    if c.is(Traits::STEEP) {
         let cap = up_before.max(0.0);
         let up_after = v.dot(up);
         if up_after > cap {
@@ -374,7 +412,7 @@ mod tests {
         // A ceiling 0.2 m into the head over a floor 0.05 m into the feet: the floor wins,
         // the ceiling stays.
         let mut floor = Constraint::plane(Vec3::y(), 0.05);
-        floor.firm = true;
+        floor.traits = floor.traits.with(Traits::FIRM, true);
         let ceiling = Constraint::plane(-Vec3::y(), 0.2);
         let d = balance_push(&[ceiling], &[floor]);
         assert_relative_eq!(d, Vec3::new(0.0, 0.05, 0.0), epsilon = 1e-5);
@@ -411,7 +449,7 @@ mod tests {
     fn steep_contact_never_adds_upward_speed() {
         let up = Vec3::y_axis();
         let mut c = Constraint::plane(unit(-1.0, 0.3, 0.0), 0.0);
-        c.steep = true;
+        c.traits = c.traits.with(Traits::STEEP, true);
         let mut v = Vec3::new(3.0, 0.0, 0.0);
         clip_velocity(&mut v, &[c], &up);
         assert!(v.y <= 0.0, "{v:?}");
