@@ -1,6 +1,7 @@
 //! ARCHITECTURE.md is checked against the tree, so the map cannot go stale: every path it
 //! names exists, its crate graph and crate table name every workspace member, and its outline
-//! block is the step's outline as `attempt` in `crates/spherewalk-core/src/step/mod.rs` runs it.
+//! block is the step's outline as `Step::attempt` in `crates/spherewalk-core/src/step/mod.rs`
+//! runs it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -175,15 +176,22 @@ fn code_lines(block: &str) -> Vec<String> {
         .collect()
 }
 
-/// The body of the function `name` in `source`: the lines after its signature up to the
-/// closing brace at the start of a line.
+/// The body of the function (or method) `name` in `source`: the lines after its signature up
+/// to the closing brace indented as its `fn` line is.
 fn function_body(source: &str, name: &str) -> String {
     let start = source
         .find(&format!("fn {name}("))
         .unwrap_or_else(|| panic!("no fn {name}"));
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let indent: String = source[line_start..start]
+        .chars()
+        .take_while(|c| *c == ' ')
+        .collect();
     let after = &source[start..];
     let open = after.find("{\n").expect("a body");
-    let close = after.find("\n}\n").expect("a closing brace");
+    let close = after
+        .find(&format!("\n{indent}}}\n"))
+        .expect("a closing brace");
     after[open + 2..close].to_owned()
 }
 

@@ -164,16 +164,17 @@ pub mod motor {
     };
 }
 
-/// The step's building blocks, for a game that composes a step of its own (as
-/// [`Motor::step`] composes them: gather, up frame, movement, stairs, ground). Each takes a
-/// [`phases::StepContext`] made by [`Motor::context`] over the primitives gathered around the
-/// character.
+/// The step phase by phase and its building blocks, for a game that composes a step of its
+/// own: [`phases::Step`] runs [`Motor::step`]'s outline one public call at a time (gather, up
+/// frame, movement, stairs, ground, what the next step inherits), and the blocks those phases
+/// are made of each take a [`phases::StepContext`] (from [`phases::Step::context`], or
+/// [`Motor::context`] over primitives a game gathered itself).
 pub mod phases {
     pub use crate::step::{
-        Blocked, ClampRules, ContactBuffer, Landing, MAX_HITS, MAX_SUBSTEPS, Moving, PushBuffers,
-        PushMode, PushbackSummary, StairClimb, StepContext, Wall, clamp_to_ground, max_penetration,
-        move_substepped, movement_velocity, probe_ground, pushback, surface_normal_at, target_up,
-        try_climb_stair, turn_up, yaw,
+        Blocked, ClampRules, ContactBuffer, Landing, MAX_HITS, MAX_SUBSTEPS, Moved, Moving,
+        PushBuffers, PushMode, PushbackSummary, StairClimb, Step, StepContext, Wall,
+        clamp_to_ground, max_penetration, move_substepped, movement_velocity, probe_ground,
+        pushback, surface_normal_at, target_up, try_climb_stair, turn_up, yaw,
     };
 }
 

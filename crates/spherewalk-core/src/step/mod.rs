@@ -30,7 +30,7 @@ pub use frame::{target_up, turn_up, yaw};
 pub(crate) use gather::{REGION_SLACK, stack_box};
 pub use ground::{ClampRules, Landing, clamp_to_ground, probe_ground, surface_normal_at};
 pub use motor::Motor;
-pub use movement::{MAX_SUBSTEPS, move_substepped, movement_velocity};
+pub use movement::{MAX_SUBSTEPS, Moved, move_substepped, movement_velocity};
 pub use pushback::{
     ContactBuffer, MAX_HITS, Moving, PushBuffers, PushMode, PushbackSummary, max_penetration,
     pushback,
@@ -44,19 +44,26 @@ pub use stairs::{Blocked, StairClimb, try_climb_stair};
 
 use crate::contact::GroundState;
 use crate::hooks::{ContactHooks, Surroundings};
-use crate::math::UnitVec3;
+use crate::math::{UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::settings::UpFrame;
 use crate::state::{MotorState, StepInput};
-use crate::world::Geometry;
+use crate::world::{Geometry, Primitive};
 use carry::Carry;
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
-/// One step's borrows and givens: the character the step moves, its report and buffers, the
-/// sanitised input, and what was worked out before the first phase (the ground's carry, the
-/// up frame's turn, the ground it started on). What the phases produce is handed from one to
-/// the next in [`attempt`], as arguments and return values.
-struct Step<'s> {
+/// One step of one character in progress, for a game that runs the step's phases itself:
+/// [`Motor::step`] is [`Step::begin`], then [`Step::attempt`] over [`Step::tight_region`],
+/// and when that reached past its region, [`Step::restart`] and an attempt over the tight
+/// region merged with [`Step::wide_region`]. An attempt is the outline: [`Step::gather`],
+/// [`Step::context`], [`Step::up_frame`], [`Step::movement`], [`Step::stairs`],
+/// [`Step::ground`], [`Step::inherit`], [`Step::finish`] and [`Step::recycle`], each
+/// phase handing the next what it made.
+///
+/// It holds the step's borrows (the motor, where it moves, the pose, state and report it
+/// writes) and what was worked out before the first phase: the input after the documented
+/// clamps, the ground's carry, the up frame's turn and whether it started on stable ground.
+pub struct Step<'s> {
     motor: &'s Motor,
     world: &'s dyn Geometry,
     hooks: &'s dyn ContactHooks,
@@ -72,6 +79,217 @@ struct Step<'s> {
     turn: frame::Turn,
     /// Whether the character stood on stable ground when the step began.
     was_grounded: bool,
+    /// Where the step began (pose and state) and the input flags the clamps raised, for
+    /// [`Step::restart`].
+    began: Began,
+}
+
+/// What [`Step::restart`] puts back.
+#[derive(Clone, Copy)]
+struct Began {
+    pose: Pose,
+    state: MotorState,
+    flags: InputFlags,
+}
+
+impl<'s> Step<'s> {
+    /// Begins one step of `motor`'s character at `pose` with `state` through `around`:
+    /// resets `report`, applies the documented clamps to `input` (see [`StepInput`] and
+    /// [`InputFlags`]), and works out what the ground carries it by and how its up will turn.
+    /// `None` when the step ends here: a pose or velocity that is not finite leaves the
+    /// character where it is (the report says why).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "Motor::step's own shape (where, the three things the step updates, and the \
+                  input), which it hands over whole"
+    )]
+    pub fn begin(
+        motor: &'s Motor,
+        around: Surroundings<'s>,
+        pose: &'s mut Pose,
+        state: &'s mut MotorState,
+        input: &StepInput,
+        report: &'s mut StepReport,
+    ) -> Option<Self> {
+        report.reset();
+        let Some(clean) = sanitize::sanitize(&motor.settings, pose, state, input, report) else {
+            report.ground = state.ground;
+            report.ground_hit = state.ground_hit;
+            return None;
+        };
+        // The buffers may come from another character: nothing in them may carry over.
+        report.scratch.contacts.begin_step();
+        // What the ground carries the character by is known before the move, so the gathered
+        // region covers it.
+        let carry = carry::carried(&around, pose, state, clean.dt);
+        let turn = frame::plan_turn(motor, pose, state, &clean);
+        let began = Began {
+            pose: *pose,
+            state: *state,
+            flags: report.flags,
+        };
+        Some(Step {
+            motor,
+            world: around.geometry,
+            hooks: around.hooks,
+            was_grounded: state.ground == GroundState::Grounded,
+            pose,
+            state,
+            report,
+            input: clean,
+            carry,
+            turn,
+            began,
+        })
+    }
+
+    /// The region (world, m) an attempt gathers from first: everything the phases can reach
+    /// from where the step began (see `gather::tight`).
+    pub fn tight_region(&self) -> Aabb {
+        gather::tight(self)
+    }
+
+    /// The wider region (world, m) to merge with [`Self::tight_region`] when an attempt over
+    /// it reached past it: a cube round where the step began (see `gather::wide`).
+    pub fn wide_region(&self) -> Aabb {
+        gather::wide(self)
+    }
+
+    /// Puts the character back where the step began (pose, state, a fresh report with the
+    /// clamps' input flags), for another attempt.
+    pub fn restart(&mut self) {
+        *self.pose = self.began.pose;
+        *self.state = self.began.state;
+        self.report.reset();
+        self.report.flags = self.began.flags;
+    }
+
+    /// One attempt over the primitives gathered in `bounds` (world): the outline. False when
+    /// the step reached past `bounds` (a squeeze escape cut short at its edge, or spheres
+    /// ending closer to its edge than their reach): its result is not to be kept.
+    pub fn attempt(&mut self, bounds: &Aabb) -> bool {
+        // Gather: the primitives in the region whose collider the hooks keep.
+        let prims = self.gather(bounds);
+        let ctx = self.context(&prims, bounds);
+        // Up frame: turn toward the target up, yaw, and push out of what the turn swept into;
+        // the velocity the step starts from (m/s, world), clipped by that push.
+        let mut velocity = self.up_frame(&ctx);
+        // Movement: own velocity plus the ground's carry, in substeps with pushback after each.
+        let moved = self.movement(&ctx, &mut velocity);
+        // Stairs: climb what blocked a grounded move (Surface mode: latch the wall to climb it).
+        self.stairs(&ctx, &moved, &mut velocity);
+        // Ground: probe, clamp or hold an edge; the ground state, its events, the velocity kept.
+        self.ground(&ctx, &moved, velocity);
+        // What the next step inherits: the velocity less the ground's, coyote time, the knock.
+        self.inherit(&moved);
+        // The report's last measures, and whether the step stayed inside its region.
+        let kept = self.finish(&ctx);
+        self.recycle(prims);
+        kept
+    }
+
+    /// The gather phase, which begins an attempt: the primitives within `bounds` (world) that
+    /// the motor's filter passes and whose collider the hooks validate, in the report's
+    /// buffer (hand it back with [`Self::recycle`]). Sets the attempt's penetration recovery
+    /// budget (`penetration_recovery_speed * dt`).
+    pub fn gather(&mut self, bounds: &Aabb) -> Vec<Primitive> {
+        let mut prims = std::mem::take(&mut self.report.scratch.prims);
+        let recovery = self.motor.settings().penetration_recovery_speed;
+        let budget = recovery.map(|v| v * self.input.dt);
+        self.report.scratch.contacts.begin_attempt(budget);
+        phase!(
+            "spherewalk: gather",
+            gather::gather(self, bounds, &mut prims)
+        );
+        prims
+    }
+
+    /// The context the phases of an attempt read: the gathered `prims`, the region `bounds`
+    /// (world) they came from, the hooks, and the way gravity pulls (none in `Surface` mode).
+    pub fn context<'p>(&self, prims: &'p [Primitive], bounds: &Aabb) -> StepContext<'p>
+    where
+        's: 'p,
+    {
+        let settings = self.motor.settings();
+        StepContext {
+            hooks: self.hooks,
+            bounds: Some(*bounds),
+            fall: match settings.up_frame {
+                UpFrame::Surface => None,
+                _ => UnitVec3::try_new(self.input.gravity, 1e-6),
+            },
+            ..self.motor.context(self.world, prims)
+        }
+    }
+
+    /// The up frame phase: turns up toward [`target_up`], yaws, and pushes out of what the
+    /// turn swept into. Returns the velocity (m/s, world) the step goes on with.
+    pub fn up_frame(&mut self, ctx: &StepContext<'_>) -> Vec3 {
+        phase!("spherewalk: up frame", frame::up_frame(ctx, self))
+    }
+
+    /// The movement phase: the character's own velocity from `velocity` plus the ground's
+    /// carry, moved in substeps with [`pushback`] after each; `velocity` (m/s, world) is then
+    /// the one the move ended with. Returns what the move did.
+    pub fn movement(&mut self, ctx: &StepContext<'_>, velocity: &mut Vec3) -> Moved {
+        phase!(
+            "spherewalk: movement",
+            movement::movement(ctx, self, velocity)
+        )
+    }
+
+    /// The stairs phase: [`try_climb_stair`] when the grounded move `moved` was blocked
+    /// (`velocity`, m/s world, becomes the wanted move's on a climb); in `Surface` mode a
+    /// blocking wall that is no stair is latched to climb next step.
+    pub fn stairs(&mut self, ctx: &StepContext<'_>, moved: &Moved, velocity: &mut Vec3) {
+        phase!(
+            "spherewalk: stairs",
+            stairs::stairs(ctx, self, moved, velocity)
+        );
+    }
+
+    /// The ground phase: [`probe_ground`] and [`clamp_to_ground`] (or the edge hold), then
+    /// the ground state, the landed and left-ground events, and the state's velocity: the
+    /// step's `velocity` (m/s, world) as the landing leaves it.
+    pub fn ground(&mut self, ctx: &StepContext<'_>, moved: &Moved, velocity: Vec3) {
+        phase!(
+            "spherewalk: ground",
+            ground::ground(ctx, self, moved, velocity)
+        );
+    }
+
+    /// What the next step inherits, after the ground phase: the state's velocity less the
+    /// ground's carry (unless kept on leaving it), coyote time (spent by a jump in `moved`),
+    /// and the knock worn off.
+    pub fn inherit(&mut self, moved: &Moved) {
+        carry::settle(self);
+        coyote::tick(self, moved.jumped);
+        knock::wear(self);
+    }
+
+    /// The report's last measures once the phases ran (whether the hit list filled up, the
+    /// deepest penetration where the step ended), and whether the attempt stayed inside
+    /// `ctx`'s region: false when its result is not to be kept.
+    pub fn finish(&mut self, ctx: &StepContext<'_>) -> bool {
+        let report = &mut *self.report;
+        report.hits_truncated = report.hits.len() >= MAX_HITS;
+        // A pushback pass that ended clear exactly there measured it already.
+        report.max_penetration = report
+            .scratch
+            .contacts
+            .penetration_at(self.pose)
+            .unwrap_or_else(|| max_penetration(ctx, self.pose));
+        let inside = ctx
+            .bounds
+            .is_none_or(|b| gather::reached(self.motor, self.pose, &b));
+        !report.scratch.contacts.reached_edge() && inside
+    }
+
+    /// Hands the gathered primitives' buffer back to the report, so the next attempt or step
+    /// reuses it instead of allocating.
+    pub fn recycle(&mut self, prims: Vec<Primitive>) {
+        self.report.scratch.prims = prims;
+    }
 }
 
 impl Motor {
@@ -131,9 +349,9 @@ impl Motor {
     /// ```
     #[expect(
         clippy::too_many_arguments,
-        reason = "the one public exception to the limit of 5: the step's own shape (where, \
-                  the three things it updates, and the input), called directly by every game; \
-                  a bundle would be one more type each call site builds and takes apart"
+        reason = "the step's own shape (where, the three things it updates, and the input), \
+                  called directly by every game; a bundle would be one more type each call \
+                  site builds and takes apart (Step::begin, its first phase, shares it)"
     )]
     pub fn step<'w>(
         &self,
@@ -144,116 +362,17 @@ impl Motor {
         report: &mut StepReport,
     ) {
         phase!("spherewalk: step");
-        let around = around.into();
-        report.reset();
-        let Some(clean) = sanitize::sanitize(&self.settings, pose, state, input, report) else {
-            report.ground = state.ground;
-            report.ground_hit = state.ground_hit;
+        let Some(mut step) = Step::begin(self, around.into(), pose, state, input, report) else {
             return;
         };
-        // The buffers may come from another character: nothing in them may carry over.
-        report.scratch.contacts.begin_step();
-        // What the ground carries the character by is known before the move, so the gathered
-        // region covers it.
-        let carry = carry::carried(&around, pose, state, clean.dt);
-        let turn = frame::plan_turn(self, pose, state, &clean);
-        let (start, start_state, flags) = (*pose, *state, report.flags);
-        let mut step = Step {
-            motor: self,
-            world: around.geometry,
-            hooks: around.hooks,
-            was_grounded: state.ground == GroundState::Grounded,
-            pose,
-            state,
-            report,
-            input: clean,
-            carry,
-            turn,
-        };
-        let tight = gather::tight(&step);
-        if attempt(&mut step, &tight) {
+        let tight = step.tight_region();
+        if step.attempt(&tight) {
             return;
         }
         // Something reached past the tight region: the whole step again over the wide one,
         // from where it started.
-        *step.pose = start;
-        *step.state = start_state;
-        step.report.reset();
-        step.report.flags = flags;
-        let wide = gather::wide(&step);
-        attempt(&mut step, &tight.merged(&wide));
+        step.restart();
+        let wide = step.wide_region();
+        step.attempt(&tight.merged(&wide));
     }
-}
-
-/// The outline of one step, over the primitives gathered in `bounds` (world, m). False when
-/// the step reached past `bounds` (a squeeze escape cut short at its edge, or spheres ending
-/// closer to its edge than their reach): its result is not to be kept.
-fn attempt(s: &mut Step<'_>, bounds: &Aabb) -> bool {
-    let mut prims = std::mem::take(&mut s.report.scratch.prims);
-    let recovery = s.motor.settings().penetration_recovery_speed;
-    s.report
-        .scratch
-        .contacts
-        .begin_attempt(recovery.map(|v| v * s.input.dt));
-    // Gather: the primitives in the region whose collider the hooks keep.
-    phase!("spherewalk: gather", gather::gather(s, bounds, &mut prims));
-    let ctx = context(s, &prims, bounds);
-    // Up frame: turn toward the target up, yaw, and push out of what the turn swept into;
-    // the velocity the step starts from (m/s, world), clipped by that push.
-    let mut velocity = phase!("spherewalk: up frame", frame::up_frame(&ctx, s));
-    // Movement: own velocity plus the ground's carry, in substeps with pushback after each.
-    let moved = phase!(
-        "spherewalk: movement",
-        movement::movement(&ctx, s, &mut velocity)
-    );
-    // Stairs: climb what blocked a grounded move (Surface mode: latch the wall to climb it).
-    phase!(
-        "spherewalk: stairs",
-        stairs::stairs(&ctx, s, &moved, &mut velocity)
-    );
-    // Ground: probe, clamp or hold an edge; the ground state, its events, the velocity kept.
-    phase!(
-        "spherewalk: ground",
-        ground::ground(&ctx, s, &moved, velocity)
-    );
-    // What the next step inherits: the velocity less the ground's, coyote time, the knock.
-    carry::settle(s);
-    coyote::tick(s, moved.jumped);
-    knock::wear(s);
-    // The report's last measures: hits kept, deepest penetration.
-    finish(&ctx, s);
-    s.report.scratch.prims = prims;
-    !s.report.scratch.contacts.reached_edge() && gather::reached(s.motor, s.pose, bounds)
-}
-
-/// The context the phases of an attempt read: the gathered `prims` and the region `bounds`
-/// they came from.
-fn context<'a>(
-    s: &Step<'a>,
-    prims: &'a [crate::world::Primitive],
-    bounds: &Aabb,
-) -> StepContext<'a> {
-    let settings = s.motor.settings();
-    StepContext {
-        hooks: s.hooks,
-        bounds: Some(*bounds),
-        fall: match settings.up_frame {
-            UpFrame::Surface => None,
-            _ => UnitVec3::try_new(s.input.gravity, 1e-6),
-        },
-        ..s.motor.context(s.world, prims)
-    }
-}
-
-/// The report's last measures once the phases ran: whether the hit list filled up, and the
-/// deepest penetration where the step ended (a pushback pass that ended clear exactly there
-/// measured it already).
-fn finish(ctx: &StepContext<'_>, s: &mut Step<'_>) {
-    s.report.hits_truncated = s.report.hits.len() >= MAX_HITS;
-    s.report.max_penetration = s
-        .report
-        .scratch
-        .contacts
-        .penetration_at(s.pose)
-        .unwrap_or_else(|| max_penetration(ctx, s.pose));
 }

@@ -9,9 +9,9 @@ use crate::pose::Pose;
 use crate::settings::UpFrame;
 use crate::state::{MotorState, StepInput};
 
-/// What the movement phase did, for the phases after it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Moved {
+/// What the movement phase did ([`super::Step::movement`]), for the phases after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moved {
     /// Where the move started from (world; the stairs phase retries from there).
     pub start: Pose,
     /// How the move's pushback treated the ground.

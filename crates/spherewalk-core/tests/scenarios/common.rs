@@ -226,16 +226,22 @@ impl Runner {
         intent: MoveIntent,
         hooks: &dyn ContactHooks,
     ) -> &StepReport {
-        let gravity = self
-            .gravity
-            .unwrap_or_else(|| self.scene.frame.gravity_at(&self.pose.position));
-        let input = StepInput::new(intent, gravity, self.dt);
+        let input = self.input(intent);
         let around = Surroundings::new(&self.scene.world).with_hooks(hooks);
         let (pose, state) = (&mut self.pose, &mut self.state);
         self.motor
             .step(around, pose, state, &input, &mut self.report);
         self.steps += 1;
         &self.report
+    }
+
+    /// The input of a step with a world `intent`: the frame's gravity where the character is
+    /// (unless [`Runner::gravity`] is set) and [`Runner::dt`].
+    pub fn input(&self, intent: MoveIntent) -> StepInput {
+        let gravity = self
+            .gravity
+            .unwrap_or_else(|| self.scene.frame.gravity_at(&self.pose.position));
+        StepInput::new(intent, gravity, self.dt)
     }
 
     /// Steps `n` times walking at `local_velocity`.

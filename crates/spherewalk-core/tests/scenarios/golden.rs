@@ -33,7 +33,7 @@ const FLAT_WALK_HASH: u64 = 0x1a4a_f672_bbd8_8042;
 const PLANET_WALK_HASH: u64 = 0x8d18_a37c_e5be_798e;
 
 /// Steps in each golden walk.
-const STEPS: u32 = 1000;
+pub(crate) const STEPS: u32 = 1000;
 
 /// FNV-1a, 64-bit (<http://www.isthe.com/chongo/tech/comp/fnv/>).
 struct Fnv1a(u64);
@@ -62,7 +62,7 @@ impl Fnv1a {
 /// One leg of a scripted walk, from step `from` until the next leg starts. Speeds are in the
 /// character's own frame, so the script works on any up.
 #[derive(Clone, Copy)]
-struct Leg {
+pub(crate) struct Leg {
     /// First step of the leg.
     from: u32,
     /// Speed along the character's forward (m/s).
@@ -101,31 +101,36 @@ struct Coverage {
     grounded_at_end: bool,
 }
 
+/// The intent (world) of step `step` of the walk `legs` for the character of `r` where it
+/// stands.
+pub(crate) fn intent_at(r: &Runner, legs: &[Leg], step: u32) -> MoveIntent {
+    let leg = legs
+        .iter()
+        .rev()
+        .find(|l| l.from <= step)
+        .copied()
+        .unwrap_or(Leg::walk(0, 0.0, 0.0, 0.0));
+    let velocity =
+        r.pose.forward().into_inner() * leg.forward + r.pose.right().into_inner() * leg.right;
+    MoveIntent {
+        velocity,
+        jump_speed: if leg.jump && step == leg.from {
+            5.0
+        } else {
+            0.0
+        },
+        yaw_rate: leg.yaw_rate,
+        ..MoveIntent::default()
+    }
+}
+
 /// Runs `legs` for [`STEPS`] steps and hashes position, orientation, velocity and ground state
 /// after every step.
 fn run(r: &mut Runner, legs: &[Leg]) -> (u64, Coverage) {
     let mut hash = Fnv1a::new();
     let mut coverage = Coverage::default();
     for step in 0..STEPS {
-        let leg = legs
-            .iter()
-            .rev()
-            .find(|l| l.from <= step)
-            .copied()
-            .unwrap_or(Leg::walk(0, 0.0, 0.0, 0.0));
-        let velocity =
-            r.pose.forward().into_inner() * leg.forward + r.pose.right().into_inner() * leg.right;
-        let intent = MoveIntent {
-            velocity,
-            jump_speed: if leg.jump && step == leg.from {
-                5.0
-            } else {
-                0.0
-            },
-            yaw_rate: leg.yaw_rate,
-            ..MoveIntent::default()
-        };
-        r.step_intent(intent);
+        r.step_intent(intent_at(r, legs, step));
 
         for v in r.state_reals() {
             hash.real(v);
@@ -163,7 +168,7 @@ fn face_plus_x(r: &mut Runner) {
 
 /// The flat walk, world +Y up: a floor with a 0.25 m box step (x 3..6), a 20 degree ramp
 /// (x 9..14.6) that ends in a 2 m drop, and a wall whose face is x = 17.
-fn flat_walk() -> Runner {
+pub(crate) fn flat_walk() -> Runner {
     let mut scene = Scene::new(Frame::world_up());
     scene.add_floor(30.0);
     scene.add_box([3.0, -0.5, -2.0], [6.0, 0.25, 2.0]);
@@ -180,7 +185,7 @@ fn flat_walk() -> Runner {
 
 /// Settle, walk +X over the step, up the ramp and off its end into the wall, slide along the
 /// wall, jump while turning round, then walk back at an angle and finish on a wide curve.
-const FLAT_LEGS: [Leg; 7] = [
+pub(crate) const FLAT_LEGS: [Leg; 7] = [
     Leg::walk(0, 0.0, 0.0, 0.0),
     Leg::walk(30, 4.0, 0.0, 0.0),
     Leg::walk(300, 3.0, 3.0, 0.0),
@@ -193,7 +198,7 @@ const FLAT_LEGS: [Leg; 7] = [
 /// The planet walk: at the pole of the 30 m test planet (point gravity, the planet tilted and
 /// off the origin), a 0.8 m deep box stands about 0.2 m proud of the curved ground near the
 /// start (scene x 4..4.8).
-fn planet_walk() -> Runner {
+pub(crate) fn planet_walk() -> Runner {
     let mut scene = Scene::new(Frame::planet());
     scene.add_box([4.0, -1.0, -3.5], [4.8, -0.15, -0.5]);
     Runner::new(
@@ -205,7 +210,7 @@ fn planet_walk() -> Runner {
 
 /// Settle, turn right while walking until facing the box, climb it and drop off its far side,
 /// jump, curve left over the planet, then curve right with a second jump.
-const PLANET_LEGS: [Leg; 6] = [
+pub(crate) const PLANET_LEGS: [Leg; 6] = [
     Leg::walk(0, 0.0, 0.0, 0.0),
     Leg::walk(20, 3.0, 0.0, -1.5),
     Leg::walk(80, 4.0, 0.0, 0.0),

@@ -13,6 +13,7 @@ mod backfaces;
 mod bad_input;
 mod carry;
 mod common;
+mod composed;
 mod determinism;
 mod golden;
 mod gravity;
