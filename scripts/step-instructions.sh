@@ -37,7 +37,9 @@ for i, line in enumerate(lines):
         if kind == "cfn":
             target = names.get(key, "")
     m = re.match(r"^calls=(\d+)", line)
-    if m and target and target.endswith("::advance"):
+    # Motor::step is generic and inlined into its caller: count the bench's own step of the
+    # character (its gravity and intent, then one Motor::step), inclusive, per call.
+    if m and target and target.endswith("<step::Spherewalk as step::Character>::step"):
         calls += int(m.group(1))
         cost += int(lines[i + 1].split()[1])
 print(f"{scene:14s} {cost / max(calls, 1):9.0f} instructions per step ({calls} steps)")

@@ -14,16 +14,17 @@ use spherewalk_core::phases::Step;
 fn step_by_phases(r: &mut Runner, input: &StepInput) {
     let around = Surroundings::new(&r.scene.world);
     let (pose, state, report) = (&mut r.pose, &mut r.state, &mut r.report);
-    let Some(mut step) = Step::begin(&r.motor, around, pose, state, input, report) else {
+    // Kept where `begin` put it, as the docs advise.
+    let Some(step) = &mut Step::begin(&r.motor, around, pose, state, input, report) else {
         return;
     };
     let tight = step.tight_region();
-    if attempt(&mut step, &tight) {
+    if attempt(step, &tight) {
         return;
     }
     step.restart();
     let wide = step.wide_region();
-    attempt(&mut step, &tight.merged(&wide));
+    attempt(step, &tight.merged(&wide));
 }
 
 /// One attempt over `bounds` (world), phase by phase, each handing the next what it made.
