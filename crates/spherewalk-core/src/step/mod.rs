@@ -1,8 +1,8 @@
 //! The motor step, in the phases it runs: gather, up frame, movement, stairs, ground. Each
-//! phase has a file; [`attempt`] is the outline that calls them in order, and the building
-//! blocks they are made of ([`pushback`], [`move_substepped`], [`try_climb_stair`],
-//! [`probe_ground`], [`clamp_to_ground`], ...) are public, so a game can compose a step of its
-//! own.
+//! phase has a file; [`Step::attempt`] is the outline that calls them in order, and the
+//! building blocks they are made of ([`pushback`], [`move_substepped`], [`try_climb_stair`],
+//! [`probe_ground`], [`clamp_to_ground`], ...) are public, so a game can compose a step of
+//! its own.
 
 mod admit;
 mod carry;
@@ -317,7 +317,8 @@ impl Motor {
     /// deterministic: the same inputs (and deterministic hooks) give bit-identical `pose`,
     /// `state` and `report`.
     ///
-    /// The step's phases, in order (the outline is `step::attempt`; each phase has a file):
+    /// The step's phases, in order (the outline is [`crate::phases::Step::attempt`]; each
+    /// phase has a file):
     /// - **gather**: the primitives in the step's region (the stack's box grown by what the
     ///   phases can reach; the step runs again over a wider cube when a phase reaches past
     ///   it) whose collider `hooks` validates;
