@@ -53,9 +53,9 @@ use carry::Carry;
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 
 /// One step of one character in progress, for a game that runs the step's phases itself:
-/// [`Motor::step`] is [`Step::begin`], then [`Step::attempt`] over [`Step::tight_region`],
-/// and when that reached past its region, [`Step::restart`] and an attempt over the tight
-/// region merged with [`Step::wide_region`]. An attempt is the outline: [`Step::gather`],
+/// [`Motor::step`] is [`Step::begin`], then [`Step::run`]: [`Step::attempt`] over
+/// [`Step::tight_region`], and when that reached past its region, [`Step::restart`] and an
+/// attempt over the tight region merged with [`Step::wide_region`]. An attempt is the outline: [`Step::gather`],
 /// [`Step::context`], [`Step::up_frame`], [`Step::movement`], [`Step::stairs`],
 /// [`Step::ground`], [`Step::inherit`], [`Step::finish`] and [`Step::recycle`], each
 /// phase handing the next what it made.

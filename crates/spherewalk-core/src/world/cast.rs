@@ -759,16 +759,6 @@ mod tests {
         }
     }
 
-    /// A sweep of the sphere of `radius` (m) from `centre` along `dir` up to `max_distance` (m).
-    fn sweep(centre: Point3, radius: Real, dir: UnitVec3, max_distance: Real) -> Sweep {
-        Sweep {
-            centre,
-            radius,
-            dir,
-            max_distance,
-        }
-    }
-
     /// A solid shape and its pose (world), as the GJK reference takes them.
     type Placed<'a> = (&'a dyn Shape, &'a Iso);
 
@@ -801,8 +791,14 @@ mod tests {
         let (centre, dir) = start_and_dir(rng, &target, spread);
         let radius = rng.range(0.05, 1.0);
         let max = rng.range(0.5, 6.0);
-        let cast = |r, m| cast_sphere_solid(shape, pose, &sweep(centre, r, dir, m));
-        check_case(tally, case, &cast, placed, &sweep(centre, radius, dir, max));
+        let cast = |r, m| cast_sphere_solid(shape, pose, &Sweep::new(centre, r, dir, m));
+        check_case(
+            tally,
+            case,
+            &cast,
+            placed,
+            &Sweep::new(centre, radius, dir, max),
+        );
     }
 
     /// Compares `cast(radius, max_distance)` with GJK on the placed shape for one case of
@@ -926,9 +922,9 @@ mod tests {
             let (centre, dir) = start_and_dir(&mut rng, &target, 1.5);
             let radius = rng.range(0.05, 1.0);
             let max = rng.range(0.5, 6.0);
-            let cast = |r, m| cast_sphere_triangle(&corners, &sweep(centre, r, dir, m));
+            let cast = |r, m| cast_sphere_triangle(&corners, &Sweep::new(centre, r, dir, m));
             let id = Iso::identity();
-            let query = sweep(centre, radius, dir, max);
+            let query = Sweep::new(centre, radius, dir, max);
             check_case(&mut tally, case, &cast, (&tri, &id), &query);
         }
         tally.check("triangles", CASES / 5, CASES / 10);
@@ -972,8 +968,8 @@ mod tests {
             let centre = pose * Point3::from(local);
             let dir = pose * UnitVec3::new_normalize(rng.vec(1.0) - corner * 2.0);
             let max = rng.range(0.5, 4.0);
-            let cast = |r, m| cast_sphere_solid(&cuboid, &pose, &sweep(centre, r, dir, m));
-            let query = sweep(centre, radius, dir, max);
+            let cast = |r, m| cast_sphere_solid(&cuboid, &pose, &Sweep::new(centre, r, dir, m));
+            let query = Sweep::new(centre, radius, dir, max);
             check_case(&mut tally, case, &cast, (&cuboid, &pose), &query);
         }
         tally.check("cuboid pockets", CASES / 10, 0);
@@ -1027,20 +1023,20 @@ mod tests {
     fn triangle_face_hit_head_on() {
         let c = Point3::new(0.5, 0.5, 3.0);
         let down = -Vec3::z_axis();
-        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 10.0)));
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &Sweep::new(c, 0.5, down, 10.0)));
         assert!((toi - 2.5).abs() < 1e-6);
         close(&point.coords, &Vec3::new(0.5, 0.5, 0.0));
         close(&normal, &Vec3::z());
         // Too short a cast stops before the face.
         assert_eq!(
-            cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 2.4)),
+            cast_sphere_triangle(&TRI, &Sweep::new(c, 0.5, down, 2.4)),
             SphereCast::Miss
         );
         // From behind, the two-sided sum is hit on the back face.
         let below = Point3::new(0.5, 0.5, -3.0);
         let (toi, _, normal) = hit(cast_sphere_triangle(
             &TRI,
-            &sweep(below, 0.5, Vec3::z_axis(), 9.0),
+            &Sweep::new(below, 0.5, Vec3::z_axis(), 9.0),
         ));
         assert!((toi - 2.5).abs() < 1e-6);
         close(&normal, &-Vec3::z());
@@ -1051,7 +1047,7 @@ mod tests {
         // Head-on onto the edge along X: the centre meets it at (1, -0.3, 0.4), 0.5 from it.
         let dir = UnitVec3::new_normalize(Vec3::new(0.0, 0.6, -0.8));
         let c = Point3::new(1.0, -1.5, 2.0);
-        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, dir, 10.0)));
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &Sweep::new(c, 0.5, dir, 10.0)));
         assert!((toi - 2.0).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(1.0, 0.0, 0.0));
         close(&normal, &Vec3::new(0.0, -0.6, 0.8));
@@ -1063,7 +1059,7 @@ mod tests {
         let u = Vec3::new(-1.0, -1.0, 1.0).normalize();
         let c = Point3::from(u * 3.5);
         let dir = UnitVec3::new_normalize(-u);
-        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, dir, 10.0)));
+        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &Sweep::new(c, 0.5, dir, 10.0)));
         assert!((toi - 3.0).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::zeros());
         close(&normal, &u);
@@ -1075,20 +1071,26 @@ mod tests {
         // Level above the face by more than the radius: a miss, however long.
         let above = Point3::new(-3.0, 0.5, 0.6);
         assert_eq!(
-            cast_sphere_triangle(&TRI, &sweep(above, 0.5, along_x, 100.0)),
+            cast_sphere_triangle(&TRI, &Sweep::new(above, 0.5, along_x, 100.0)),
             SphereCast::Miss
         );
         // Exactly along the edge's line, 0.2 above it: the corner ball is met first, at
         // x = -sqrt(0.5² - 0.2²).
         let c = Point3::new(-3.0, 0.0, 0.2);
-        let (toi, point, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, along_x, 10.0)));
+        let (toi, point, normal) = hit(cast_sphere_triangle(
+            &TRI,
+            &Sweep::new(c, 0.5, along_x, 10.0),
+        ));
         let x = -(0.25f32 - 0.04).sqrt();
         assert!((toi - (3.0 + x)).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::zeros());
         close(&normal, &(Vec3::new(x, 0.0, 0.2) / 0.5));
         // Zero-area triangle (two corners equal): edges and corners still work.
         let flat = [TRI[0], TRI[1], TRI[1]];
-        let (toi, _, _) = hit(cast_sphere_triangle(&flat, &sweep(c, 0.5, along_x, 10.0)));
+        let (toi, _, _) = hit(cast_sphere_triangle(
+            &flat,
+            &Sweep::new(c, 0.5, along_x, 10.0),
+        ));
         assert!((toi - (3.0 + x)).abs() < 1e-5, "{toi}");
     }
 
@@ -1097,18 +1099,18 @@ mod tests {
         let down = -Vec3::z_axis();
         let c = Point3::new(0.5, 0.5, 0.3);
         assert_eq!(
-            cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 1.0)),
+            cast_sphere_triangle(&TRI, &Sweep::new(c, 0.5, down, 1.0)),
             SphereCast::Fallback
         );
         // Beside the edge, within the radius of it.
         let c = Point3::new(1.0, -0.3, 0.1);
         assert_eq!(
-            cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 1.0)),
+            cast_sphere_triangle(&TRI, &Sweep::new(c, 0.5, down, 1.0)),
             SphereCast::Fallback
         );
         // Touching exactly is not an overlap: toi 0 when moving in.
         let c = Point3::new(0.5, 0.5, 0.5);
-        let (toi, _, normal) = hit(cast_sphere_triangle(&TRI, &sweep(c, 0.5, down, 1.0)));
+        let (toi, _, normal) = hit(cast_sphere_triangle(&TRI, &Sweep::new(c, 0.5, down, 1.0)));
         assert_eq!(toi, 0.0);
         close(&normal, &Vec3::z());
     }
@@ -1125,14 +1127,18 @@ mod tests {
         let pose = Iso::translation(1.5, 2.0, 0.0);
         let c = Point3::new(0.7, 2.0, 0.0);
         assert_eq!(
-            cast_sphere_solid(&wall, &pose, &sweep(c, 0.3, down, 5.0)),
+            cast_sphere_solid(&wall, &pose, &Sweep::new(c, 0.3, down, 5.0)),
             SphereCast::Miss
         );
         assert_eq!(
-            cast_sphere_solid(&wall, &pose, &sweep(c, 0.3, west, 5.0)),
+            cast_sphere_solid(&wall, &pose, &Sweep::new(c, 0.3, west, 5.0)),
             SphereCast::Miss
         );
-        let (toi, _, normal) = hit(cast_sphere_solid(&wall, &pose, &sweep(c, 0.3, east, 5.0)));
+        let (toi, _, normal) = hit(cast_sphere_solid(
+            &wall,
+            &pose,
+            &Sweep::new(c, 0.3, east, 5.0),
+        ));
         assert_eq!(toi, 0.0);
         close(&normal, &-Vec3::x());
         // Beside the wall's top edge (x = 1, y = 4), touching it (offset (-0.375, 0.5), radius
@@ -1141,29 +1147,33 @@ mod tests {
         let r = 0.625;
         let along = Vec3::z_axis();
         assert_eq!(
-            cast_sphere_solid(&wall, &pose, &sweep(c, r, along, 5.0)),
+            cast_sphere_solid(&wall, &pose, &Sweep::new(c, r, along, 5.0)),
             SphereCast::Miss
         );
         assert_eq!(
-            cast_sphere_solid(&wall, &pose, &sweep(c, r, west, 5.0)),
+            cast_sphere_solid(&wall, &pose, &Sweep::new(c, r, west, 5.0)),
             SphereCast::Miss
         );
         let into = UnitVec3::new_normalize(Vec3::new(0.375, -0.5, 0.0));
-        let (toi, point, normal) = hit(cast_sphere_solid(&wall, &pose, &sweep(c, r, into, 5.0)));
+        let (toi, point, normal) = hit(cast_sphere_solid(
+            &wall,
+            &pose,
+            &Sweep::new(c, r, into, 5.0),
+        ));
         assert_eq!(toi, 0.0);
         close(&point.coords, &Vec3::new(1.0, 4.0, 0.0));
         close(&normal, &-into.into_inner());
         // Resting on a triangle, walking level across it.
         let c = Point3::new(0.5, 0.5, 0.5);
         assert_eq!(
-            cast_sphere_triangle(&TRI, &sweep(c, 0.5, east, 5.0)),
+            cast_sphere_triangle(&TRI, &Sweep::new(c, 0.5, east, 5.0)),
             SphereCast::Miss
         );
         // Touching a ball, moving tangentially.
         let ball = Ball::new(1.0);
         let c = Point3::new(0.0, 1.5, 0.0);
         assert_eq!(
-            cast_sphere_solid(&ball, &Iso::identity(), &sweep(c, 0.5, east, 5.0)),
+            cast_sphere_solid(&ball, &Iso::identity(), &Sweep::new(c, 0.5, east, 5.0)),
             SphereCast::Miss
         );
     }
@@ -1196,12 +1206,16 @@ mod tests {
                     for _ in 0..4 {
                         let dir = rng.dir();
                         let casts = [
-                            cast_sphere_triangle(&tri, &sweep(*start, r, dir, max)),
-                            cast_sphere_triangle(&point_tri, &sweep(*start, r, dir, max)),
-                            cast_sphere_solid(&flat_box, &id, &sweep(*start, r, dir, max)),
-                            cast_sphere_solid(&dot_box, &id, &sweep(*start, r, dir, max)),
-                            cast_sphere_solid(&dot_capsule, &id, &sweep(*start, r, dir, max)),
-                            cast_sphere_solid(&Ball::new(0.0), &id, &sweep(*start, r, dir, max)),
+                            cast_sphere_triangle(&tri, &Sweep::new(*start, r, dir, max)),
+                            cast_sphere_triangle(&point_tri, &Sweep::new(*start, r, dir, max)),
+                            cast_sphere_solid(&flat_box, &id, &Sweep::new(*start, r, dir, max)),
+                            cast_sphere_solid(&dot_box, &id, &Sweep::new(*start, r, dir, max)),
+                            cast_sphere_solid(&dot_capsule, &id, &Sweep::new(*start, r, dir, max)),
+                            cast_sphere_solid(
+                                &Ball::new(0.0),
+                                &id,
+                                &Sweep::new(*start, r, dir, max),
+                            ),
                         ];
                         for cast in casts {
                             if let SphereCast::Hit { toi, point, normal } = cast {
@@ -1228,7 +1242,11 @@ mod tests {
         let down = -Vec3::y_axis();
         // Face: from above, onto the top (world y = 0.5).
         let c = Point3::new(10.3, 3.0, 0.2);
-        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &sweep(c, r, down, 5.0)));
+        let (toi, point, normal) = hit(cast_sphere_solid(
+            &cuboid,
+            &pose,
+            &Sweep::new(c, r, down, 5.0),
+        ));
         assert!((toi - 2.25).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(10.3, 0.5, 0.2));
         close(&normal, &Vec3::y());
@@ -1237,7 +1255,11 @@ mod tests {
         let u = Vec3::new(1.0, 1.0, 0.0).normalize();
         let c = Point3::new(12.0, 0.5, 0.3) + u * 2.25;
         let dir = UnitVec3::new_normalize(-u);
-        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &sweep(c, r, dir, 5.0)));
+        let (toi, point, normal) = hit(cast_sphere_solid(
+            &cuboid,
+            &pose,
+            &Sweep::new(c, r, dir, 5.0),
+        ));
         assert!((toi - 2.0).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(12.0, 0.5, 0.3));
         close(&normal, &u);
@@ -1245,7 +1267,11 @@ mod tests {
         let u = Vec3::new(1.0, 1.0, 1.0).normalize();
         let c = Point3::new(12.0, 0.5, 1.0) + u * 3.25;
         let dir = UnitVec3::new_normalize(-u);
-        let (toi, point, normal) = hit(cast_sphere_solid(&cuboid, &pose, &sweep(c, r, dir, 5.0)));
+        let (toi, point, normal) = hit(cast_sphere_solid(
+            &cuboid,
+            &pose,
+            &Sweep::new(c, r, dir, 5.0),
+        ));
         assert!((toi - 3.0).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(12.0, 0.5, 1.0));
         close(&normal, &u);
@@ -1253,18 +1279,22 @@ mod tests {
         let c = Point3::new(5.0, 0.8, 0.0);
         let east = Vec3::x_axis();
         assert_eq!(
-            cast_sphere_solid(&cuboid, &pose, &sweep(c, r, east, 20.0)),
+            cast_sphere_solid(&cuboid, &pose, &Sweep::new(c, r, east, 20.0)),
             SphereCast::Miss
         );
         // Parallel to the top, lower: the side face at world x = 8, seen at toi 2.75.
         let c = Point3::new(5.0, 0.4, 0.0);
-        let (toi, _, normal) = hit(cast_sphere_solid(&cuboid, &pose, &sweep(c, r, east, 20.0)));
+        let (toi, _, normal) = hit(cast_sphere_solid(
+            &cuboid,
+            &pose,
+            &Sweep::new(c, r, east, 20.0),
+        ));
         assert!((toi - 2.75).abs() < 1e-5, "{toi}");
         close(&normal, &-Vec3::x());
         // Overlap falls back.
         let c = Point3::new(10.0, 0.6, 0.0);
         assert_eq!(
-            cast_sphere_solid(&cuboid, &pose, &sweep(c, r, down, 5.0)),
+            cast_sphere_solid(&cuboid, &pose, &Sweep::new(c, r, down, 5.0)),
             SphereCast::Fallback
         );
     }
@@ -1275,8 +1305,11 @@ mod tests {
         let planet = Ball::new(30.0);
         let c = Point3::new(0.0, 1.0, 0.0);
         let down = -Vec3::y_axis();
-        let (toi, point, normal) =
-            hit(cast_sphere_solid(&planet, &pose, &sweep(c, 0.3, down, 2.0)));
+        let (toi, point, normal) = hit(cast_sphere_solid(
+            &planet,
+            &pose,
+            &Sweep::new(c, 0.3, down, 2.0),
+        ));
         assert!((toi - 0.7).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::zeros());
         close(&normal, &Vec3::y());
@@ -1286,26 +1319,32 @@ mod tests {
         let id = Iso::identity();
         let c = Point3::new(-3.0, 0.5, 0.0);
         let east = Vec3::x_axis();
-        let (toi, point, normal) =
-            hit(cast_sphere_solid(&capsule, &id, &sweep(c, 0.25, east, 5.0)));
+        let (toi, point, normal) = hit(cast_sphere_solid(
+            &capsule,
+            &id,
+            &Sweep::new(c, 0.25, east, 5.0),
+        ));
         assert!((toi - 2.25).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(-0.5, 0.5, 0.0));
         close(&normal, &-Vec3::x());
         let c = Point3::new(0.0, 4.0, 0.0);
-        let (toi, point, normal) =
-            hit(cast_sphere_solid(&capsule, &id, &sweep(c, 0.25, down, 5.0)));
+        let (toi, point, normal) = hit(cast_sphere_solid(
+            &capsule,
+            &id,
+            &Sweep::new(c, 0.25, down, 5.0),
+        ));
         assert!((toi - 2.25).abs() < 1e-5, "{toi}");
         close(&point.coords, &Vec3::new(0.0, 1.5, 0.0));
         close(&normal, &Vec3::y());
         // Unhandled shapes and non-finite inputs fall back on GJK.
         let cyl = parry3d::shape::Cylinder::new(1.0, 0.5);
         assert_eq!(
-            cast_sphere_solid(&cyl, &id, &sweep(c, 0.25, down, 5.0)),
+            cast_sphere_solid(&cyl, &id, &Sweep::new(c, 0.25, down, 5.0)),
             SphereCast::Fallback
         );
         let nan = Point3::new(Real::NAN, 0.0, 0.0);
         assert_eq!(
-            cast_sphere_solid(&capsule, &id, &sweep(nan, 0.25, down, 5.0)),
+            cast_sphere_solid(&capsule, &id, &Sweep::new(nan, 0.25, down, 5.0)),
             SphereCast::Fallback
         );
     }
@@ -1345,7 +1384,7 @@ mod tests {
                 let end = on_edge + rng.dir().into_inner() * (radius + rng.range(-0.01, 0.01));
                 end - dir.into_inner() * max
             };
-            let sweep = sweep(centre, radius, dir, max);
+            let sweep = Sweep::new(centre, radius, dir, max);
             let tri = LocalTriangle::new(&corners, &centre);
             let face = tri.face_entry(&sweep);
             if let FaceEntry::Beside(b) = &face {

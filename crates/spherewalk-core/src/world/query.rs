@@ -50,6 +50,11 @@ pub(crate) fn swept_box(start: &Point3, dir: &UnitVec3, distance: Real, radius: 
     Aabb::new(start.inf(&end) - r, start.sup(&end) + r)
 }
 
+/// The box (world, m) the sphere of `sweep` passes through: [`swept_box`] of its parts.
+fn sweep_box(sweep: &Sweep) -> Aabb {
+    swept_box(&sweep.centre, &sweep.dir, sweep.max_distance, sweep.radius)
+}
+
 /// Deepest penetration (m, >= 0) of a sphere at rest at `centre` into `prims`.
 fn deepest_of_sphere<G: Geometry + ?Sized>(
     world: &G,
@@ -108,7 +113,7 @@ pub(crate) fn cast_sphere_among<G: Geometry + ?Sized>(
     sweep: &Sweep,
 ) -> Option<(usize, SphereCastHit)> {
     let mut best: Option<(usize, SphereCastHit)> = None;
-    let swept = swept_box(&sweep.centre, &sweep.dir, sweep.max_distance, sweep.radius);
+    let swept = sweep_box(sweep);
     // Cast no further than the nearest hit so far.
     let mut shorter = *sweep;
     super::each_overlapping(prims, &swept, |k| {
@@ -270,8 +275,7 @@ pub trait WorldQueries: Geometry {
     /// the first hit. Shapes the sphere already overlaps and is moving away from are ignored;
     /// one-sided faces are only hit from the front.
     fn cast_sphere(&self, sweep: &Sweep, filter: &QueryFilter) -> Option<SphereCastHit> {
-        let region = swept_box(&sweep.centre, &sweep.dir, sweep.max_distance, sweep.radius);
-        let prims = gathered(self, &region, filter);
+        let prims = gathered(self, &sweep_box(sweep), filter);
         cast_sphere_among(self, &prims, sweep).map(|(_, hit)| hit)
     }
 
