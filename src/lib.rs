@@ -57,7 +57,6 @@ pub mod components;
 mod events;
 pub mod input;
 mod lent;
-mod rng;
 pub mod scene;
 mod schedule;
 // The step's functions stay short enough to read as an outline: at most clippy.toml's

@@ -218,11 +218,12 @@ impl InputDesc {
             InputDesc::Player {
                 speed: s,
                 jump_speed,
-            } => Input::Player(PlayerInput {
-                speed: speed("speed", *s)?,
-                jump_speed: speed("jump_speed", *jump_speed)?,
-                ..PlayerInput::default()
-            }),
+            } => {
+                let mut player = PlayerInput::default();
+                player.speed = speed("speed", *s)?;
+                player.jump_speed = speed("jump_speed", *jump_speed)?;
+                Input::Player(player)
+            }
             InputDesc::Wander {
                 speed: s,
                 max_turn_deg,

@@ -7,7 +7,7 @@
 //! parameters and return a typed error instead of panicking; the same parameters (and seed)
 //! always give the same parts.
 
-use crate::rng::SplitMix64;
+use spherewalk_core::math::SplitMix64;
 use spherewalk_core::na::DMatrix;
 use spherewalk_core::parry3d::shape::{ConvexPolyhedron, SharedShape};
 use spherewalk_core::{ColliderDesc, Point3, Quat, Real, UnitVec3, Vec3, math, math::Iso};

@@ -3,7 +3,7 @@
 //! the only side a one-sided mesh collides with, is the outside.
 
 use super::{GenerateError, Generator, Part, check_count, check_length, random_direction};
-use crate::rng::SplitMix64;
+use spherewalk_core::math::SplitMix64;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{Point3, Real, Vec3, math, math::Iso};
 use std::collections::HashMap;

@@ -2,7 +2,8 @@
 //! [`Walker`] as a hecs component, the Bevy plugin inside a Bevy component, a game's own loop
 //! in a `Vec`; each lets it in ([`Walker::admit`]), steps it ([`Walker::step`]), separates a
 //! crowd of them ([`crate::crowd::separate`]), moves, reshapes and removes it, and draws it
-//! between steps through the same calls, so no host writes that logic itself.
+//! between steps through the same calls, so no host writes that logic itself. What steers it
+//! ([`PlayerInput`], [`Wander`], [`Script`]) is here too, for every host alike.
 
 use crate::contact::ColliderId;
 use crate::gravity::GravityFields;
@@ -15,8 +16,10 @@ use crate::step::{AdmitError, Motor, ResizeError, StepReport, StepScratch};
 use crate::world::{CollisionWorld, Geometry};
 
 mod body;
+mod steer;
 
 pub use body::{CHARACTER_LAYER, body_collider, body_pose, soft_filter, solid_filter};
+pub use steer::{Command, PlayerInput, Script, Wander};
 
 /// One fixed step as every character meets it: the geometry and the game's contact hooks
 /// around them, the gravity fields (m/s², world) and the time step `dt` (s). Shared by all the
