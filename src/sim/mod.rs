@@ -172,7 +172,7 @@ pub struct Sim {
     names: BTreeMap<ColliderId, String>,
     hooks: Option<Arc<dyn ContactHooks + Send + Sync>>,
     /// The gravity fields, rebuilt only when the world's change.
-    gravity: systems::GravityCache,
+    gravity: spherewalk_core::gravity::FieldCache,
     /// The rapier world of dynamic bodies, once [`Sim::enable_physics`] ran (feature
     /// `rapier`; always `None` without it).
     pub(crate) physics: Option<Box<dynamics::Dynamics>>,
@@ -194,7 +194,7 @@ impl Sim {
             events_start: 0,
             events_dropped: 0,
             names: BTreeMap::new(),
-            gravity: systems::GravityCache::default(),
+            gravity: spherewalk_core::gravity::FieldCache::default(),
             hooks: None,
             physics: None,
         })
@@ -438,7 +438,7 @@ impl Sim {
         let dt = self.clock.dt();
         self.move_and_steer(busy, spread.all.parallel, dt);
         // The gravity fields, once for the characters' steps and the bodies'.
-        let fields = self.gravity.fields_mut(&mut self.ecs);
+        let fields = systems::cached_fields(&mut self.gravity, &mut self.ecs);
         // Every character's components, gathered once for the phases that run over them all.
         let mut characters = systems::gather(&mut self.ecs);
         systems::place_bodies(&characters, &mut self.collision);

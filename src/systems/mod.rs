@@ -31,17 +31,17 @@ mod intent;
 mod pads;
 mod platforms;
 mod stance;
-mod threads;
 
 pub use crate::body::{body_pose, sync_bodies};
 pub(crate) use gathered::{finish_gathered, gather, place_bodies};
-pub use gravity::{GravityCache, gravity_fields};
+pub(crate) use gravity::cached_fields;
+pub use gravity::gravity_fields;
 pub(crate) use intent::wander_intents_on;
 pub use intent::{player_intents, script_intents};
 pub use pads::launch_from_pads;
 pub use platforms::{move_platforms, velocities};
+pub(crate) use spherewalk_core::crowd::Threads;
 pub use stance::apply_stances;
-pub(crate) use threads::Threads;
 
 /// Which of the step's optional systems have anything to do: whether any entity holds the
 /// component each one runs over. [`crate::Sim::step`] skips the idle ones: one pass over the

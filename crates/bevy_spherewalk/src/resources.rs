@@ -4,6 +4,7 @@
 use bevy::math::Vec3;
 use bevy::prelude::{Entity, Resource};
 use bevy::utils::Parallel;
+use spherewalk_core::gravity::FieldCache;
 use spherewalk_core::motor::StepScratch;
 use spherewalk_core::{ColliderId, CollisionWorld, GravityFields, math::Iso};
 use std::collections::HashMap;
@@ -26,7 +27,8 @@ impl Default for DefaultGravity {
 #[derive(Resource, Default)]
 pub struct CharacterWorld {
     pub(crate) world: CollisionWorld,
-    pub(crate) fields: GravityFields,
+    /// The gravity fields, rebuilt when the app's change.
+    pub(crate) gravity: FieldCache,
     /// Each collider entity's id in `world` and the pose it was last given.
     pub(crate) colliders: HashMap<Entity, (ColliderId, Iso)>,
     /// Each solid character's body in `world`.
@@ -49,7 +51,7 @@ impl CharacterWorld {
 
     /// The gravity fields in effect, in the order they apply on ties.
     pub fn fields(&self) -> &GravityFields {
-        &self.fields
+        self.gravity.fields()
     }
 
     /// The entity a collider of the world belongs to: a [`crate::Collider`]'s entity, or a

@@ -20,13 +20,13 @@ use spherewalk_core::math::{Iso, velocities_between};
 use spherewalk_core::motor::{AdmitError, StepScratch};
 use spherewalk_core::walker::{Tick, Walker, soft_filter};
 use spherewalk_core::world::QueryFilter;
-use spherewalk_core::{ColliderDesc, GravityFields, Motor, MoveIntent, Pose, UnitVec3, Vec3};
+use spherewalk_core::{ColliderDesc, Motor, MoveIntent, Pose, UnitVec3, Vec3};
 
 /// The order the plugin takes entities in wherever order matters (collider ids, gravity
 /// fields on ties, messages): by entity index, then generation. In a world that never freed
 /// an entity this is spawn order. (Bevy's own `Ord` on `Entity` runs the other way.)
-pub(crate) fn spawn_order(entity: Entity) -> (u32, u32) {
-    (entity.index_u32(), entity.generation().to_bits())
+pub(crate) fn spawn_order(entity: Entity) -> u64 {
+    u64::from(entity.index_u32()) << 32 | u64::from(entity.generation().to_bits())
 }
 
 /// A translation and rotation (glam) as a world pose.
@@ -137,35 +137,34 @@ fn insert_collider(cw: &mut CharacterWorld, entity: Entity, collider: &Collider,
 }
 
 /// Rebuilds the gravity fields from the [`GravityField`] entities, in spawn order, when one
-/// was added, changed or removed, or [`DefaultGravity`] changed (so a refused field is logged
-/// once, not every step); with no field at all, [`DefaultGravity`] everywhere.
+/// was added, changed or removed, or [`DefaultGravity`] changed (the core's
+/// [`spherewalk_core::gravity::FieldCache`], so a refused field is logged once, not every
+/// step); with no field at all, [`DefaultGravity`] everywhere.
 pub(crate) fn sync_gravity(
     mut cw: ResMut<CharacterWorld>,
     default: Res<DefaultGravity>,
-    fields: Query<(Entity, Ref<GravityField>)>,
-    mut removed: RemovedComponents<GravityField>,
+    fields: Query<(Entity, &GravityField)>,
 ) {
-    // Every removal is read (not just the first), so none is seen again next step.
-    let removals = removed.read().count();
-    let changed = fields.iter().any(|(_, field)| field.is_changed());
-    if removals == 0 && !changed && !default.is_changed() {
-        return;
-    }
-    let mut sorted: Vec<(Entity, Ref<GravityField>)> = fields.iter().collect();
-    sorted.sort_by_key(|(entity, _)| spawn_order(*entity));
-    let mut built = GravityFields::new();
-    if sorted.is_empty() {
-        let uniform = spherewalk_core::GravityField::uniform(vec3_from_glam(default.0));
-        if let Err(e) = built.add(uniform) {
-            error!("spherewalk: default gravity refused: {e}");
+    let everywhere = spherewalk_core::GravityField::uniform(vec3_from_glam(default.0));
+    let default = fields.is_empty().then_some((u64::MAX, &everywhere));
+    let held = || {
+        fields
+            .iter()
+            .map(|(e, f)| (spawn_order(e), &f.0))
+            .chain(default)
+    };
+    if !cw.gravity.holds(held()) {
+        for (key, e) in cw.gravity.rebuild(held()) {
+            match key {
+                u64::MAX => error!("spherewalk: default gravity refused: {e}"),
+                _ => error!(
+                    "spherewalk: gravity field {}v{} refused: {e}",
+                    key >> 32,
+                    key as u32
+                ),
+            }
         }
     }
-    for (entity, field) in sorted {
-        if let Err(e) = built.add(field.0.clone()) {
-            error!("spherewalk: gravity field {entity} refused: {e}");
-        }
-    }
-    cw.fields = built;
 }
 
 /// A character entity as [`admit_characters`] reads it: its character and transform (with
@@ -423,7 +422,7 @@ pub(crate) fn step_characters(
     let pool = ComputePool {
         scratch: &cw.scratch,
     };
-    let tick = Tick::new(&cw.world, &cw.fields, time.delta_secs());
+    let tick = Tick::new(&cw.world, cw.gravity.fields(), time.delta_secs());
     pool.for_each(&mut walkers, |scratch, (walker, intent)| {
         if let Some(intent) = intent {
             walker.step(&tick, *intent, Some(scratch));

@@ -21,16 +21,18 @@
 //!    moves the bodies to the final poses.
 //!
 //! The work of step 3 is spread over the host's threads through [`Pool`], which also lends
-//! each thread its working buffers; [`Serial`] runs it in order. Every pool gives the same
-//! bits.
+//! each thread its working buffers; [`Serial`] runs it in order, [`Threads`] on rayon's pool
+//! (feature `rayon`) for a host without a pool of its own. Every pool gives the same bits.
 
 mod pairs;
 mod separate;
+mod threads;
 
 pub use pairs::overlapping_pairs;
 pub use separate::{
     Crowd, MAX_SEPARATION_PASSES, Member, SEPARATION_SLOP, SMALL_PASS, resolve_push, separate,
 };
+pub use threads::Threads;
 
 use crate::step::StepScratch;
 use crate::walker::body_pose;

@@ -1,11 +1,10 @@
-//! [`Threads`]: how the runtime spreads a step's work, as the core's [`Pool`]: rayon's pool
-//! when asked for and the `parallel` feature is on, else the calling thread. Either way the
-//! results are the same bits. Each thread lends its spare [`StepScratch`] (kept from step to
-//! step, hot in cache) to the motor steps and the separation's resolves alike.
+//! [`Threads`]: rayon's global pool as a [`Pool`] (feature `rayon`), or the calling thread,
+//! for any host without a pool of its own (the hecs runtime, a game's own loop). Either way
+//! the results are the same bits. Each thread lends its spare [`StepScratch`] (kept from step
+//! to step, hot in cache) to the motor steps and the separation's resolves alike.
 
-use crate::lent::Lent;
-use spherewalk_core::crowd::{self, Pool};
-use spherewalk_core::motor::StepScratch;
+use super::{Pool, in_order};
+use crate::step::StepScratch;
 use std::cell::RefCell;
 
 thread_local! {
@@ -14,20 +13,21 @@ thread_local! {
     static SCRATCH: RefCell<StepScratch> = RefCell::default();
 }
 
-/// Rayon's pool when `parallel` (and the `parallel` feature is on), else the calling thread.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Threads {
-    /// Run on rayon's pool.
-    pub(crate) parallel: bool,
+/// Rayon's global pool when `parallel` is set and the feature `rayon` is on, else the
+/// calling thread.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Threads {
+    /// Run on rayon's pool (without the feature `rayon`, on the calling thread anyway).
+    pub parallel: bool,
 }
 
 /// Chunks per pool thread a parallel run cuts its items into: enough for the threads to even
 /// out uneven items between them, few enough that each chunk pays its set-up once for many.
-#[cfg(feature = "parallel")]
+#[cfg(feature = "rayon")]
 const CHUNKS_PER_THREAD: usize = 8;
 
 /// The chunk length (items) a parallel run over `len` items cuts them into.
-#[cfg(feature = "parallel")]
+#[cfg(feature = "rayon")]
 fn chunk_len(len: usize) -> usize {
     len.div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD)
         .max(1)
@@ -36,15 +36,15 @@ fn chunk_len(len: usize) -> usize {
 impl Threads {
     /// Whether work goes to rayon's pool.
     fn pooled(self) -> bool {
-        self.parallel && cfg!(feature = "parallel")
+        self.parallel && cfg!(feature = "rayon")
     }
 
     /// `f()` on one of rayon's pool threads when pooled (the calling thread waits), else on
     /// the calling thread. Parallel work that `f` starts is then split from a pool thread,
     /// which takes part in it, instead of being handed over from outside the pool and waited
     /// for each time.
-    pub(crate) fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> R {
-        #[cfg(feature = "parallel")]
+    pub fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> R {
+        #[cfg(feature = "rayon")]
         if self.parallel {
             return rayon::scope(|_| f());
         }
@@ -62,7 +62,7 @@ impl Pool for Threads {
         items: &[T],
         f: impl Fn(&T) -> U + Sync + Send,
     ) -> Vec<U> {
-        #[cfg(feature = "parallel")]
+        #[cfg(feature = "rayon")]
         if self.parallel {
             use rayon::prelude::*;
             let chunk = chunk_len(items.len());
@@ -76,7 +76,7 @@ impl Pool for Threads {
     }
 
     fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
-        #[cfg(feature = "parallel")]
+        #[cfg(feature = "rayon")]
         if self.parallel {
             use rayon::slice::ParallelSliceMut;
             items.par_sort_unstable();
@@ -90,7 +90,7 @@ impl Pool for Threads {
         a: impl FnOnce() -> A + Send,
         b: impl FnOnce() -> B + Send,
     ) -> (A, B) {
-        #[cfg(feature = "parallel")]
+        #[cfg(feature = "rayon")]
         if self.parallel {
             return rayon::join(a, b);
         }
@@ -98,7 +98,21 @@ impl Pool for Threads {
     }
 
     fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
-        f(&mut Lent::take(&SCRATCH))
+        // The spare is taken out for the call (a lend inside it, which none of the callers
+        // makes, would start from empty buffers) and put back after, capacity and all.
+        let mut scratch = SCRATCH
+            .try_with(|spare| spare.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        let out = f(&mut scratch);
+        // NOTE: a thread being torn down has no spare left to fill; the buffers just go.
+        let _ = SCRATCH.try_with(|spare| {
+            if let Ok(mut s) = spare.try_borrow_mut() {
+                *s = scratch;
+            }
+        });
+        out
     }
 
     fn for_each<T: Send>(
@@ -106,15 +120,15 @@ impl Pool for Threads {
         items: &mut [T],
         f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
     ) {
-        #[cfg(feature = "parallel")]
+        #[cfg(feature = "rayon")]
         if self.parallel {
             use rayon::prelude::*;
             let chunk = chunk_len(items.len());
             items
                 .par_chunks_mut(chunk)
-                .for_each(|chunk| crowd::in_order(self, chunk, &f));
+                .for_each(|chunk| in_order(self, chunk, &f));
             return;
         }
-        crowd::in_order(self, items, f);
+        in_order(self, items, f);
     }
 }
