@@ -10,8 +10,7 @@ use super::{CHARACTER_LAYER, Sim};
 use crate::components::{Platform, Walker};
 use hecs::Entity;
 use spherewalk_core::{ColliderId, GravityFields, MoveIntent, Pose, StepInput, Vec3};
-use spherewalk_rapier::rapier3d::prelude as rp;
-use spherewalk_rapier::{BodySettings, CharacterBody, Physics};
+use spherewalk_rapier::{BodySettings, CharacterBody, Mirror, Physics};
 
 pub use spherewalk_rapier;
 
@@ -25,7 +24,7 @@ pub struct SimPhysics {
     /// The rapier world: add dynamic bodies to `physics.bodies` and `physics.colliders`.
     pub physics: Physics,
     /// Each platform's collider in the sim, and its kinematic mirror body in rapier.
-    platforms: Vec<(ColliderId, rp::RigidBodyHandle)>,
+    platforms: Vec<Mirror>,
 }
 
 impl Sim {
@@ -67,25 +66,8 @@ impl Sim {
         let mut physics = Physics::new();
         physics.params.dt = self.dt();
         let mut query = self.ecs.query::<&Platform>();
-        let platform_ids: Vec<ColliderId> = query.iter().map(|p| p.collider).collect();
-        let mut platforms = Vec::new();
-        for (id, c) in self.collision.iter() {
-            if c.layers & CHARACTER_LAYER != 0 {
-                continue;
-            }
-            if platform_ids.contains(&id) {
-                let body = rp::RigidBodyBuilder::kinematic_position_based().pose(c.pose);
-                let body = physics.bodies.insert(body);
-                let collider = rp::ColliderBuilder::new(c.shape.clone());
-                physics
-                    .colliders
-                    .insert_with_parent(collider, body, &mut physics.bodies);
-                platforms.push((id, body));
-            } else {
-                let fixed = rp::ColliderBuilder::new(c.shape.clone()).position(c.pose);
-                physics.colliders.insert(fixed);
-            }
-        }
+        let moving: Vec<ColliderId> = query.iter().map(|p| p.collider).collect();
+        let platforms = physics.mirror(&self.collision, &moving, CHARACTER_LAYER);
         SimPhysics { physics, platforms }
     }
 
@@ -121,15 +103,7 @@ impl Sim {
     /// Removes a character's kinematic body from the rapier world, if it has one.
     pub(crate) fn remove_physics_body(&mut self, body: Option<PhysicsBody>) {
         if let (Some(p), Some(PhysicsBody(b))) = (self.physics.as_mut(), body) {
-            let physics = &mut p.physics;
-            physics.bodies.remove(
-                b.body,
-                &mut physics.islands,
-                &mut physics.colliders,
-                &mut physics.impulse_joints,
-                &mut physics.multibody_joints,
-                true,
-            );
+            p.physics.remove_character(&b);
         }
     }
 }
@@ -167,11 +141,7 @@ pub(crate) fn step_physics(
         physics.push_bodies(&walker.report, &input, settings);
         physics.move_character(&body.0, &walker.pose);
     }
-    for (id, handle) in &sim_physics.platforms {
-        if let (Some(c), Some(b)) = (collision.get(*id), physics.bodies.get_mut(*handle)) {
-            b.set_next_kinematic_position(c.pose);
-        }
-    }
+    physics.follow(collision, &sim_physics.platforms);
     physics.apply_gravity_fields(fields);
     physics.step(&Vec3::zeros());
     for (_, (walker, body, _, settings)) in &mut items {

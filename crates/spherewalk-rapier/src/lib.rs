@@ -37,11 +37,13 @@
 
 mod geometry;
 mod layered;
+mod mirror;
 mod physics;
 mod push;
 
 pub use geometry::{RapierGeometry, collider_handle, collider_id};
 pub use layered::Layered;
+pub use mirror::Mirror;
 pub use physics::{Physics, PhysicsState};
 pub use push::{BodySettings, BodySettingsError, CharacterBody, Pushed};
 pub use rapier3d;

@@ -127,6 +127,18 @@ impl Physics {
         CharacterBody { body, collider }
     }
 
+    /// Takes a character's kinematic body, and its collider, out of the world.
+    pub fn remove_character(&mut self, character: &CharacterBody) {
+        self.bodies.remove(
+            character.body,
+            &mut self.islands,
+            &mut self.colliders,
+            &mut self.impulse_joints,
+            &mut self.multibody_joints,
+            true,
+        );
+    }
+
     /// Moves a character's kinematic body to `pose` (world) over the next physics step, so
     /// rapier gives it the velocity of that move.
     pub fn move_character(&mut self, character: &CharacterBody, pose: &Pose) {
