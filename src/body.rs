@@ -2,9 +2,8 @@
 //! shape, pose and layer are the core's ([`spherewalk_core::walker`]); each character's own
 //! body moves, reshapes and leaves through its [`Walker`].
 
-use crate::lent::Lent;
 use hecs::World;
-use spherewalk_core::crowd;
+use spherewalk_core::crowd::{self, Lent};
 use spherewalk_core::walker::Walker;
 pub use spherewalk_core::walker::{CHARACTER_LAYER, body_pose};
 use spherewalk_core::{ColliderId, CollisionWorld, Pose, math::Iso};

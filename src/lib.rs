@@ -56,7 +56,6 @@ mod body;
 pub mod components;
 mod events;
 pub mod input;
-mod lent;
 pub mod scene;
 mod schedule;
 // The step's functions stay short enough to read as an outline: at most clippy.toml's

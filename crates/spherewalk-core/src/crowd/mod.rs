@@ -24,10 +24,12 @@
 //! each thread its working buffers; [`Serial`] runs it in order, [`Threads`] on rayon's pool
 //! (feature `rayon`) for a host without a pool of its own. Every pool gives the same bits.
 
+mod lent;
 mod pairs;
 mod separate;
 mod threads;
 
+pub use lent::Lent;
 pub use pairs::overlapping_pairs;
 pub use separate::{
     Crowd, MAX_SEPARATION_PASSES, Member, SEPARATION_SLOP, SMALL_PASS, resolve_push, separate,

@@ -3,7 +3,7 @@
 //! the results are the same bits. Each thread lends its spare [`StepScratch`] (kept from step
 //! to step, hot in cache) to the motor steps and the separation's resolves alike.
 
-use super::{Pool, in_order};
+use super::{Lent, Pool, in_order};
 use crate::step::StepScratch;
 use std::cell::RefCell;
 
@@ -98,21 +98,7 @@ impl Pool for Threads {
     }
 
     fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
-        // The spare is taken out for the call (a lend inside it, which none of the callers
-        // makes, would start from empty buffers) and put back after, capacity and all.
-        let mut scratch = SCRATCH
-            .try_with(|spare| spare.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
-            .ok()
-            .and_then(Result::ok)
-            .unwrap_or_default();
-        let out = f(&mut scratch);
-        // NOTE: a thread being torn down has no spare left to fill; the buffers just go.
-        let _ = SCRATCH.try_with(|spare| {
-            if let Ok(mut s) = spare.try_borrow_mut() {
-                *s = scratch;
-            }
-        });
-        out
+        f(&mut Lent::take(&SCRATCH))
     }
 
     fn for_each<T: Send>(

@@ -1,23 +1,23 @@
-//! [`Lent`]: working buffers the runtime's systems keep per thread from one step to the next.
+//! [`Lent`]: working buffers a host keeps per thread from one step to the next.
 
 use std::cell::RefCell;
 use std::mem::take;
 use std::ops::{Deref, DerefMut};
 use std::thread::LocalKey;
 
-/// A working buffer a system (or `sync_bodies`) borrows from the spare one its thread keeps
-/// in `home` for as long as it lives, and gives back when dropped: a system's buffers keep
-/// their capacity from one step to the next instead of growing anew each step, on the calling
-/// thread and on every rayon worker alike. Two lent at once on one thread (none of the
-/// systems nests them) only means the second starts empty.
-pub(crate) struct Lent<S: Default + 'static> {
+/// A working buffer borrowed from the spare one its thread keeps in `home` (a
+/// `thread_local!`) for as long as it lives, and given back when dropped (even on unwinding):
+/// buffers keep their capacity from one step to the next instead of growing anew each step,
+/// on the calling thread and on every pool worker alike ([`super::Threads`]' scratch, the
+/// runtime's body moves). Two lent at once on one thread only means the second starts empty.
+pub struct Lent<S: Default + 'static> {
     value: S,
     home: &'static LocalKey<RefCell<S>>,
 }
 
 impl<S: Default + 'static> Lent<S> {
     /// Takes this thread's spare buffer from `home` (an empty one when it is out).
-    pub(crate) fn take(home: &'static LocalKey<RefCell<S>>) -> Self {
+    pub fn take(home: &'static LocalKey<RefCell<S>>) -> Self {
         let value = home.with(|spare| spare.try_borrow_mut().map(|mut s| take(&mut *s)));
         Self {
             value: value.unwrap_or_default(),
