@@ -3,7 +3,7 @@
 //! systems in [`crate::systems`] read and write them.
 
 use serde::{Deserialize, Serialize};
-use spherewalk_core::{ColliderId, Real, SphereStack, UnitVec3, Vec3, math::Iso};
+use spherewalk_core::{ColliderId, Real, UnitVec3, Vec3, math::Iso};
 
 /// A character: the core's [`Walker`] (its motor, body, poses, motor state and last step's
 /// report), one component, as every host keeps it. Every entity holding one is stepped.
@@ -13,33 +13,9 @@ pub use spherewalk_core::walker::Walker;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name(pub String);
 
-/// Crouching: the standing and crouched stacks, what the input wants and what is in effect.
-///
-/// Crouching takes effect at once; standing up waits until the standing stack fits (no sphere
-/// would start inside anything), so a character under a low ceiling stays crouched.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Stance {
-    /// The stack when standing (character-local).
-    pub standing: SphereStack,
-    /// The stack when crouched (character-local).
-    pub crouched: SphereStack,
-    /// What the input asks for this step.
-    pub want_crouch: bool,
-    /// What is in effect.
-    pub crouching: bool,
-}
-
-impl Stance {
-    /// A stance that crouches `standing` to `crouched`, standing at first.
-    pub fn new(standing: SphereStack, crouched: SphereStack) -> Self {
-        Self {
-            standing,
-            crouched,
-            want_crouch: false,
-            crouching: false,
-        }
-    }
-}
+/// Crouching: the standing and crouched stacks, what the input wants and what is in effect
+/// (the core's, whose [`Stance::apply`] the stance system runs).
+pub use spherewalk_core::walker::Stance;
 
 /// How a kinematic platform moves (world frame).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -47,7 +47,8 @@ impl Sim {
 
     /// Gives the character `entity` a new standing sphere stack (character-local), taken only
     /// where it fits at the character's pose ([`Motor::resize`]); its body collider follows.
-    /// A crouching character keeps its crouched stack and stands up into the new one.
+    /// A crouching character keeps its crouched stack and stands up into the new one
+    /// ([`Stance::reshape`]).
     /// Returns the new stack's deepest penetration (m, >= 0).
     ///
     /// # Errors
@@ -61,23 +62,11 @@ impl Sim {
         let mut query = self
             .ecs
             .query_one::<(&mut Walker, Option<&mut Stance>)>(entity);
-        let (walker, mut stance) = query.get().ok().ok_or(TuneError::NotACharacter)?;
-        if let Some(stance) = stance.as_deref_mut()
-            && stance.crouching
-        {
-            // Only the scale is checked now; the fit is checked when it stands up.
-            walker
-                .motor
-                .settings()
-                .check_scale(&stack)
-                .map_err(ResizeError::from)?;
-            stance.standing = stack;
-            return Ok(0.0);
-        }
-        let depth = walker.resize(&mut self.collision, stack.clone())?;
-        if let Some(stance) = stance {
-            stance.standing = stack;
-        }
+        let (walker, stance) = query.get().ok().ok_or(TuneError::NotACharacter)?;
+        let depth = match stance {
+            Some(stance) => stance.reshape(walker, &mut self.collision, stack)?,
+            None => walker.resize(&mut self.collision, stack)?,
+        };
         Ok(depth)
     }
 }

@@ -16,9 +16,11 @@ use crate::step::{AdmitError, Motor, ResizeError, StepReport, StepScratch};
 use crate::world::{CollisionWorld, Geometry};
 
 mod body;
+mod stance;
 mod steer;
 
 pub use body::{CHARACTER_LAYER, body_collider, body_pose, soft_filter, solid_filter};
+pub use stance::Stance;
 pub use steer::{Command, PlayerInput, Script, Wander};
 
 /// One fixed step as every character meets it: the geometry and the game's contact hooks
