@@ -7,7 +7,8 @@ use crate::components::{Platform, Stance, Walker};
 use crate::input::{PlayerInput, Script, Wander};
 use hecs::Entity;
 use serde::{Deserialize, Serialize};
-use spherewalk_core::{MotorState, MoveIntent, Pose, SphereStack, StepReport, Vec3};
+use spherewalk_core::walker::Saved;
+use spherewalk_core::{MoveIntent, Vec3};
 use thiserror::Error;
 
 /// The dynamic state of a [`Sim`] at one step ([`Sim::snapshot`]): every character's pose,
@@ -70,12 +71,8 @@ struct SimPart<'a> {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct CharacterState {
     entity: u64,
-    stack: SphereStack,
-    pose: Pose,
-    previous: Pose,
-    state: MotorState,
+    walker: Saved,
     intent: MoveIntent,
-    last: StepReport,
     stance: Option<Stance>,
     player: Option<PlayerInput>,
     wander: Option<Wander>,
@@ -142,12 +139,8 @@ impl Sim {
             .map(
                 |(e, walker, intent, stance, player, wander, script)| CharacterState {
                     entity: e.to_bits().get(),
-                    stack: walker.motor.stack().clone(),
-                    pose: walker.pose,
-                    previous: walker.previous,
-                    state: walker.state,
+                    walker: walker.save(),
                     intent: *intent,
-                    last: walker.report.clone(),
                     stance: stance.cloned(),
                     player: player.copied(),
                     wander: wander.copied(),
@@ -233,8 +226,7 @@ impl Sim {
             let Ok(walker) = self.ecs.get::<&Walker>(entity) else {
                 return Err(SnapshotError::EntitiesChanged(saved.entity));
             };
-            // One rule with `Motor::new` and `Motor::set_stack`.
-            if walker.motor.settings().check_scale(&saved.stack).is_err() {
+            if walker.fits(&saved.walker).is_err() {
                 return Err(SnapshotError::StackOutOfScale(saved.entity));
             }
         }
@@ -253,8 +245,9 @@ impl Sim {
         }
     }
 
-    /// Writes one character's saved state back; a body whose stack changed is reshaped and
-    /// placed here, the others are left for [`sync_bodies`] to move.
+    /// Writes one character's saved state back ([`spherewalk_core::walker::Walker::restore`]):
+    /// a body whose stack changed is reshaped and placed there, the others are left for
+    /// [`sync_bodies`] to move.
     fn restore_character(&mut self, saved: &CharacterState) {
         let Some(entity) = Entity::from_bits(saved.entity) else {
             return;
@@ -264,16 +257,10 @@ impl Sim {
             let Ok((walker, intent)) = q.get() else {
                 return;
             };
-            walker.pose = saved.pose;
-            walker.previous = saved.previous;
-            walker.state = saved.state;
-            walker.report.clone_from(&saved.last);
             *intent = saved.intent;
-            if walker.motor.stack() != &saved.stack {
-                // NOTE: checked by `check_stacks` before anything was written.
-                if let Err(e) = walker.set_stack(&mut self.collision, saved.stack.clone()) {
-                    log::warn!("restore: stack of {entity:?} kept: {e}");
-                }
+            // NOTE: checked by `check_stacks` before anything was written.
+            if let Err(e) = walker.restore(&mut self.collision, &saved.walker) {
+                log::warn!("restore: character {entity:?} kept: {e}");
             }
         }
         put(&mut self.ecs, entity, saved.stance.as_ref());

@@ -138,7 +138,7 @@ fn a_snapshot_with_an_out_of_scale_stack_is_refused() {
     let tiny = spherewalk::SphereStack::capsule(0.2, 0.1, 1).expect("stack");
     let first = &mut value["characters"][0];
     let entity = first["entity"].as_u64().expect("entity bits");
-    first["stack"] = serde_json::to_value(&tiny).expect("stack");
+    first["walker"]["stack"] = serde_json::to_value(&tiny).expect("stack");
     let edited: Snapshot = serde_json::from_value(value).expect("deserialize");
     run(&mut sim, 10);
     assert_refused(&mut sim, &edited, SnapshotError::StackOutOfScale(entity));

@@ -75,7 +75,8 @@ impl std::fmt::Debug for Tick<'_> {
 /// [`crate::crowd::move_bodies`] puts the bodies where they stand, [`MotorState::launch_from_pad`]
 /// throws it from a jump pad, [`Walker::teleport`] and [`Walker::resize`] move and reshape it
 /// with its body, [`Walker::shown_at`] says where to draw it between two steps and
-/// [`Walker::leave`] takes its body out of the world.
+/// [`Walker::leave`] takes its body out of the world; [`Walker::save`] and [`Walker::restore`]
+/// take it back to an earlier step.
 ///
 /// The fields are open for a host to read and to write between steps (a restored snapshot, a
 /// new motor); a pose written here moves the body only through a call that says so.
@@ -88,6 +89,25 @@ pub struct Walker {
     /// Where its last step ended (world).
     pub pose: Pose,
     /// Where its last step started (world): it is drawn between the two.
+    pub previous: Pose,
+    /// What carries over from one step to the next.
+    pub state: MotorState,
+    /// What its last step did.
+    pub report: StepReport,
+}
+
+/// What of a [`Walker`] changes as it steps ([`Walker::save`]): its stack, both step poses
+/// (world), its motor state and its last step's report. Its motor's settings and filter and
+/// its body's id are not in it: it restores into the walker it came from, or one let in the
+/// same way.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Saved {
+    /// Its sphere stack (character-local): a crouch changes it.
+    pub stack: SphereStack,
+    /// Where its last step ended (world).
+    pub pose: Pose,
+    /// Where its last step started (world).
     pub previous: Pose,
     /// What carries over from one step to the next.
     pub state: MotorState,
@@ -211,18 +231,49 @@ impl Walker {
         Ok(depth)
     }
 
-    /// Replaces its sphere stack (character-local) without asking whether it fits (a restored
-    /// snapshot: see [`Motor::set_stack`]), its body reshaped and put at its pose.
+    /// What of it changes as it steps, for a host's snapshot ([`Walker::restore`]).
+    pub fn save(&self) -> Saved {
+        Saved {
+            stack: self.motor.stack().clone(),
+            pose: self.pose,
+            previous: self.previous,
+            state: self.state,
+            report: self.report.clone(),
+        }
+    }
+
+    /// Whether `saved` can be restored into it: its stack in scale with this walker's
+    /// settings (the rule of [`Motor::new`]).
     ///
     /// # Errors
-    /// As [`Motor::set_stack`]; nothing changes then.
-    pub fn set_stack(
+    /// [`crate::SettingsError::OutOfScale`] when it is not (an edited snapshot, or one of a
+    /// walker with other settings).
+    pub fn fits(&self, saved: &Saved) -> Result<(), crate::SettingsError> {
+        self.motor.settings().check_scale(&saved.stack)
+    }
+
+    /// Puts it back as `saved` found it: stepping on from here gives the same bits as from
+    /// there. A saved stack that differs from the motor's is taken without asking whether it
+    /// fits ([`Motor::set_stack`]), the body reshaped and put at the saved pose; a body whose
+    /// stack is unchanged is left where it is, for the host to move with the others (one
+    /// batch: [`crate::crowd::move_bodies`]).
+    ///
+    /// # Errors
+    /// As [`Walker::fits`]; nothing changes then.
+    pub fn restore(
         &mut self,
         world: &mut CollisionWorld,
-        stack: SphereStack,
+        saved: &Saved,
     ) -> Result<(), crate::SettingsError> {
-        self.motor.set_stack(stack)?;
-        self.reshape_body(world);
+        self.fits(saved)?;
+        self.pose = saved.pose;
+        self.previous = saved.previous;
+        self.state = saved.state;
+        self.report.clone_from(&saved.report);
+        if self.motor.stack() != &saved.stack {
+            self.motor.set_stack(saved.stack.clone())?;
+            self.reshape_body(world);
+        }
         Ok(())
     }
 
@@ -356,5 +407,45 @@ mod tests {
         approx::assert_abs_diff_eq!(top(&world).expect("held"), 1.8, epsilon = 1e-4);
         walker.leave(&mut world);
         assert_eq!(world.len(), 1, "only the boulder is left");
+    }
+
+    /// A restored walker replays the steps after its save bit for bit (a walk off the
+    /// boulder's flank); a saved stack out of scale with its settings is refused untouched.
+    #[test]
+    fn restore_replays_the_steps_after_save() {
+        let mut world = boulder_world();
+        let floor =
+            ColliderDesc::new(SharedShape::cuboid(50.0, 0.5, 50.0)).translation(0.0, -0.5, 0.0);
+        world.insert(floor).expect("floor");
+        let mut fields = GravityFields::new();
+        fields
+            .add(crate::GravityField::uniform(Vec3::new(0.0, -9.81, 0.0)))
+            .expect("field");
+        let start = Pose::new(Point3::new(0.0, 0.5, 0.0));
+        let mut walker = Walker::admit(motor(), &mut world, start, true).expect("admitted");
+        let walk = MoveIntent {
+            velocity: Vec3::new(4.0, 0.0, 0.0),
+            ..MoveIntent::default()
+        };
+        let run = |walker: &mut Walker, world: &CollisionWorld| {
+            let tick = Tick::new(world, &fields, 1.0 / 60.0);
+            (0..60)
+                .map(|_| {
+                    walker.step(&tick, walk, None);
+                    walker.pose
+                })
+                .collect::<Vec<_>>()
+        };
+        run(&mut walker, &world);
+        let saved = walker.save();
+        let first = run(&mut walker, &world);
+        assert_ne!(first.last(), Some(&saved.pose), "the walker stood still");
+        walker.restore(&mut world, &saved).expect("fits");
+        assert_eq!(run(&mut walker, &world), first);
+        let mut edited = walker.save();
+        edited.stack = SphereStack::capsule(0.2, 0.1, 1).expect("stack");
+        let before = walker.pose;
+        assert!(walker.restore(&mut world, &edited).is_err());
+        assert_eq!(walker.pose, before);
     }
 }
