@@ -15,7 +15,7 @@ use bevy::ecs::schedule::{InternedScheduleLabel, IntoScheduleConfigs, ScheduleLa
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SpherewalkSystems {
     /// Mirrors colliders and gravity fields into the character world; admits new or changed
-    /// characters (validating them).
+    /// characters (validating them) and takes teleports: one system.
     Sync,
     /// Steps every character once (in parallel where Bevy's task pool has threads; the
     /// result is the same bit for bit), pushes apart those that overlap, and throws those
@@ -128,14 +128,7 @@ impl Plugin for SpherewalkPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (
-                        systems::sync_colliders,
-                        systems::sync_gravity,
-                        systems::admit_characters,
-                        systems::teleport_characters,
-                    )
-                        .chain()
-                        .in_set(Sync),
+                    systems::sync.in_set(Sync),
                     systems::step_characters.in_set(Step),
                     systems::write_back.in_set(WriteBack),
                 ),
@@ -146,7 +139,7 @@ impl Plugin for SpherewalkPlugin {
                 .add_systems(
                     self.schedule,
                     crate::avian::mirror_avian_colliders
-                        .before(systems::sync_colliders)
+                        .before(systems::sync)
                         .in_set(Sync),
                 );
             if self.after_avian {

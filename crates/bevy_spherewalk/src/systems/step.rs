@@ -1,0 +1,134 @@
+//! The step phase, one system: every admitted character's motor step on Bevy's compute task
+//! pool, the crowd pushed apart, the bodies moved, the jump pads' throws.
+
+use crate::components::{CharacterIntent, JumpPad, Walking};
+use crate::resources::CharacterWorld;
+use bevy::log::warn;
+use bevy::prelude::{Query, Res, ResMut, Time};
+use bevy::tasks::{ComputeTaskPool, ParallelSlice, ParallelSliceMut};
+use bevy::utils::Parallel;
+use spherewalk_core::crowd::{self, Pool, move_bodies, separate};
+use spherewalk_core::interop::glam::vec3_from_glam;
+use spherewalk_core::motor::StepScratch;
+use spherewalk_core::walker::{Tick, Walker};
+use spherewalk_core::{MoveIntent, UnitVec3};
+
+/// The motor's intent for a [`CharacterIntent`] (glam to nalgebra).
+fn move_intent(intent: &CharacterIntent) -> MoveIntent {
+    MoveIntent {
+        velocity: vec3_from_glam(intent.walk),
+        jump_speed: intent.jump_speed,
+        yaw_rate: intent.yaw_rate,
+        facing: intent
+            .facing
+            .and_then(|f| UnitVec3::try_new(vec3_from_glam(f), 1e-6)),
+        turn_rate: intent.turn_rate,
+    }
+}
+
+/// Bevy's compute task pool as the core's [`Pool`] (the calling thread when the pool was
+/// never started or has one thread), lending each thread its working buffers from `scratch`.
+struct ComputePool<'a> {
+    scratch: &'a Parallel<StepScratch>,
+}
+
+impl ComputePool<'_> {
+    /// The task pool, when it has more than one thread.
+    fn threads() -> Option<&'static bevy::tasks::TaskPool> {
+        ComputeTaskPool::try_get()
+            .map(|pool| &**pool)
+            .filter(|pool| pool.thread_num() > 1)
+    }
+
+    /// The length of the chunks that cut `items` into about four for each of `pool`'s
+    /// threads.
+    fn chunk(pool: &bevy::tasks::TaskPool, items: usize) -> usize {
+        items.div_ceil(pool.thread_num() * 4).max(1)
+    }
+}
+
+impl Pool for ComputePool<'_> {
+    fn is_parallel(&self) -> bool {
+        Self::threads().is_some()
+    }
+
+    fn map<T: Sync, U: Send + 'static>(
+        &self,
+        items: &[T],
+        f: impl Fn(&T) -> U + Sync + Send,
+    ) -> Vec<U> {
+        let Some(pool) = Self::threads() else {
+            return items.iter().map(f).collect();
+        };
+        let each = |_, chunk: &[T]| chunk.iter().map(&f).collect::<Vec<U>>();
+        let chunks = items.par_chunk_map(pool, Self::chunk(pool, items.len()), each);
+        chunks.into_iter().flatten().collect()
+    }
+
+    fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
+        items.sort_unstable();
+    }
+
+    fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
+        f(&mut self.scratch.borrow_local_mut())
+    }
+
+    fn for_each<T: Send>(
+        &self,
+        items: &mut [T],
+        f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
+    ) {
+        let Some(pool) = Self::threads() else {
+            return crowd::in_order(self, items, f);
+        };
+        let each = |_, chunk: &mut [T]| crowd::in_order(self, chunk, &f);
+        let chunk = Self::chunk(pool, items.len());
+        let mut items = items;
+        items.par_chunk_map_mut(pool, chunk, each);
+    }
+}
+
+/// One admitted character as the step system gathers it: the core's view of it and, unless
+/// the game took its [`CharacterIntent`] away (then it does not step), its intent.
+type Gathered<'a> = (&'a mut Walker, Option<MoveIntent>);
+
+/// The fixed step of every admitted character, gathered once, as the runtime's `Sim` runs it:
+/// each one's motor step under the gravity at its feet, on the compute task pool as
+/// [`ComputePool`] spreads work (through Bevy's parallel query iterator in a system of their
+/// own, a fixed step of 100 characters took 177 µs on two threads against 136 now); then the
+/// solid ones that overlap are pushed apart (the core's [`separate`]), the bodies move to
+/// the final poses, and those that ended stably grounded on a [`JumpPad`]'s collider are
+/// thrown.
+pub(crate) fn step_characters(
+    mut cw: ResMut<CharacterWorld>,
+    time: Res<Time>,
+    mut characters: Query<(&mut Walking, Option<&CharacterIntent>)>,
+    pads: Query<&JumpPad>,
+) {
+    let cw = &mut *cw;
+    let mut walkers: Vec<Gathered<'_>> = characters
+        .iter_mut()
+        .map(|(walking, intent)| (&mut walking.into_inner().walker, intent.map(move_intent)))
+        .collect();
+    let pool = ComputePool {
+        scratch: &cw.scratch,
+    };
+    let tick = Tick::new(&cw.world, cw.gravity.fields(), time.delta_secs());
+    pool.for_each(&mut walkers, |scratch, (walker, intent)| {
+        if let Some(intent) = intent {
+            walker.step(&tick, *intent, Some(scratch));
+        }
+    });
+    separate(&pool, &cw.world, walkers.iter_mut().map(|(w, _)| &mut **w));
+    let bodies = walkers.iter().filter_map(|(w, _)| Some((w.body?, &w.pose)));
+    if let Err(e) = move_bodies(&mut cw.world, bodies, &mut cw.moves) {
+        warn!("spherewalk: a body not moved: {e}");
+    }
+    if !pads.is_empty() {
+        let pad = |collider| cw.entity_of(collider).and_then(|e| pads.get(e).ok());
+        for (walker, _) in &mut walkers {
+            let launch_of = |collider| pad(collider).map(|p| vec3_from_glam(p.launch));
+            walker.state.launch_from_pad(launch_of);
+        }
+    }
+}
