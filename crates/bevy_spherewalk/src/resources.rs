@@ -3,9 +3,7 @@
 
 use bevy::math::Vec3;
 use bevy::prelude::{Entity, Resource};
-use bevy::utils::Parallel;
 use spherewalk_core::gravity::FieldCache;
-use spherewalk_core::motor::StepScratch;
 use spherewalk_core::{ColliderId, CollisionWorld, GravityFields, math::Iso};
 use std::collections::HashMap;
 
@@ -35,9 +33,6 @@ pub struct CharacterWorld {
     pub(crate) bodies: HashMap<Entity, ColliderId>,
     /// The entity of each collider id: a collider's, or a character's for its body.
     pub(crate) owners: HashMap<ColliderId, Entity>,
-    /// Each thread's working buffers for the motor steps and the separation's resolves,
-    /// kept from step to step.
-    pub(crate) scratch: Parallel<StepScratch>,
     /// The bodies' moves of a step, kept from step to step (the core's
     /// [`spherewalk_core::crowd::move_bodies`] works in it).
     pub(crate) moves: Vec<(ColliderId, Iso)>,

@@ -5,11 +5,9 @@ use crate::components::{CharacterIntent, JumpPad, Walking};
 use crate::resources::CharacterWorld;
 use bevy::log::warn;
 use bevy::prelude::{Query, Res, ResMut, Time};
-use bevy::tasks::{ComputeTaskPool, ParallelSlice, ParallelSliceMut};
-use bevy::utils::Parallel;
-use spherewalk_core::crowd::{self, Pool, move_bodies, separate};
+use bevy::tasks::{ComputeTaskPool, TaskPool};
+use spherewalk_core::crowd::{Chunked, Job, Pool, Spawner, move_bodies, separate};
 use spherewalk_core::interop::glam::vec3_from_glam;
-use spherewalk_core::motor::StepScratch;
 use spherewalk_core::walker::{Tick, Walker};
 use spherewalk_core::{MoveIntent, UnitVec3};
 
@@ -26,65 +24,34 @@ fn move_intent(intent: &CharacterIntent) -> MoveIntent {
     }
 }
 
-/// Bevy's compute task pool as the core's [`Pool`] (the calling thread when the pool was
-/// never started or has one thread), lending each thread its working buffers from `scratch`.
-struct ComputePool<'a> {
-    scratch: &'a Parallel<StepScratch>,
-}
+/// Bevy's compute task pool as the core's [`Spawner`] (the calling thread when the pool was
+/// never started or has one thread): the core's [`Chunked`] makes a [`Pool`] of it.
+#[derive(Clone, Copy, Debug, Default)]
+struct ComputeTasks;
 
-impl ComputePool<'_> {
+impl ComputeTasks {
     /// The task pool, when it has more than one thread.
-    fn threads() -> Option<&'static bevy::tasks::TaskPool> {
+    fn pool() -> Option<&'static TaskPool> {
         ComputeTaskPool::try_get()
             .map(|pool| &**pool)
             .filter(|pool| pool.thread_num() > 1)
     }
-
-    /// The length of the chunks that cut `items` into about four for each of `pool`'s
-    /// threads.
-    fn chunk(pool: &bevy::tasks::TaskPool, items: usize) -> usize {
-        items.div_ceil(pool.thread_num() * 4).max(1)
-    }
 }
 
-impl Pool for ComputePool<'_> {
-    fn is_parallel(&self) -> bool {
-        Self::threads().is_some()
+impl Spawner for ComputeTasks {
+    fn threads(&self) -> usize {
+        Self::pool().map_or(1, TaskPool::thread_num)
     }
 
-    fn map<T: Sync, U: Send + 'static>(
-        &self,
-        items: &[T],
-        f: impl Fn(&T) -> U + Sync + Send,
-    ) -> Vec<U> {
-        let Some(pool) = Self::threads() else {
-            return items.iter().map(f).collect();
+    fn run_all<'a>(&self, jobs: Vec<Job<'a>>) {
+        let Some(pool) = Self::pool() else {
+            return jobs.into_iter().for_each(|job| job());
         };
-        let each = |_, chunk: &[T]| chunk.iter().map(&f).collect::<Vec<U>>();
-        let chunks = items.par_chunk_map(pool, Self::chunk(pool, items.len()), each);
-        chunks.into_iter().flatten().collect()
-    }
-
-    fn sort_unstable<T: Ord + Send>(&self, items: &mut [T]) {
-        items.sort_unstable();
-    }
-
-    fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
-        f(&mut self.scratch.borrow_local_mut())
-    }
-
-    fn for_each<T: Send>(
-        &self,
-        items: &mut [T],
-        f: impl Fn(&mut StepScratch, &mut T) + Sync + Send,
-    ) {
-        let Some(pool) = Self::threads() else {
-            return crowd::in_order(self, items, f);
-        };
-        let each = |_, chunk: &mut [T]| crowd::in_order(self, chunk, &f);
-        let chunk = Self::chunk(pool, items.len());
-        let mut items = items;
-        items.par_chunk_map_mut(pool, chunk, each);
+        pool.scope(|scope| {
+            for job in jobs {
+                scope.spawn(async move { job() });
+            }
+        });
     }
 }
 
@@ -94,7 +61,7 @@ type Gathered<'a> = (&'a mut Walker, Option<MoveIntent>);
 
 /// The fixed step of every admitted character, gathered once, as the runtime's `Sim` runs it:
 /// each one's motor step under the gravity at its feet, on the compute task pool as
-/// [`ComputePool`] spreads work (through Bevy's parallel query iterator in a system of their
+/// [`ComputeTasks`] spreads work (through Bevy's parallel query iterator in a system of their
 /// own, a fixed step of 100 characters took 177 µs on two threads against 136 now); then the
 /// solid ones that overlap are pushed apart (the core's [`separate`]), the bodies move to
 /// the final poses, and those that ended stably grounded on a [`JumpPad`]'s collider are
@@ -110,9 +77,7 @@ pub(crate) fn step_characters(
         .iter_mut()
         .map(|(walking, intent)| (&mut walking.into_inner().walker, intent.map(move_intent)))
         .collect();
-    let pool = ComputePool {
-        scratch: &cw.scratch,
-    };
+    let pool = Chunked(ComputeTasks);
     let tick = Tick::new(&cw.world, cw.gravity.fields(), time.delta_secs());
     pool.for_each(&mut walkers, |scratch, (walker, intent)| {
         if let Some(intent) = intent {

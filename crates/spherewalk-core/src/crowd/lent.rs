@@ -8,8 +8,8 @@ use std::thread::LocalKey;
 /// A working buffer borrowed from the spare one its thread keeps in `home` (a
 /// `thread_local!`) for as long as it lives, and given back when dropped (even on unwinding):
 /// buffers keep their capacity from one step to the next instead of growing anew each step,
-/// on the calling thread and on every pool worker alike ([`super::Threads`]' scratch, the
-/// runtime's body moves). Two lent at once on one thread only means the second starts empty.
+/// on the calling thread and on every pool worker alike (the runtime's body moves). Two lent
+/// at once on one thread only means the second starts empty.
 pub struct Lent<S: Default + 'static> {
     value: S,
     home: &'static LocalKey<RefCell<S>>,

@@ -22,13 +22,16 @@
 //!
 //! The work of step 3 is spread over the host's threads through [`Pool`], which also lends
 //! each thread its working buffers; [`Serial`] runs it in order, [`Threads`] on rayon's pool
-//! (feature `rayon`) for a host without a pool of its own. Every pool gives the same bits.
+//! (feature `rayon`) for a host without a pool of its own, [`Chunked`] on a host's own pool
+//! (a [`Spawner`]: Bevy's compute task pool). Every pool gives the same bits.
 
+mod chunked;
 mod lent;
 mod pairs;
 mod separate;
 mod threads;
 
+pub use chunked::{Chunked, Job, Spawner};
 pub use lent::Lent;
 pub use pairs::overlapping_pairs;
 pub use separate::{

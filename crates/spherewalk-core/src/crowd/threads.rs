@@ -3,7 +3,7 @@
 //! the results are the same bits. Each thread lends its spare [`StepScratch`] (kept from step
 //! to step, hot in cache) to the motor steps and the separation's resolves alike.
 
-use super::{Lent, Pool, in_order};
+use super::{Pool, in_order};
 use crate::step::StepScratch;
 use std::cell::RefCell;
 
@@ -11,6 +11,16 @@ thread_local! {
     /// Each thread's spare working buffers for the characters' motor steps and the
     /// separation's resolves (one kind, never lent to both at once), kept between steps.
     static SCRATCH: RefCell<StepScratch> = RefCell::default();
+}
+
+/// `f` with this thread's spare [`StepScratch`], borrowed in place: what [`Threads`] and
+/// [`super::Chunked`] lend their jobs. A lend within a lend on one thread gets new, empty
+/// buffers; a panic in `f` leaves the spare one in place.
+pub(crate) fn lend_scratch<R>(f: impl FnOnce(&mut StepScratch) -> R) -> R {
+    SCRATCH.with(|spare| match spare.try_borrow_mut() {
+        Ok(mut spare) => f(&mut spare),
+        Err(_) => f(&mut StepScratch::default()),
+    })
 }
 
 /// Rayon's global pool when `parallel` is set and the feature `rayon` is on, else the
@@ -26,11 +36,10 @@ pub struct Threads {
 #[cfg(feature = "rayon")]
 const CHUNKS_PER_THREAD: usize = 8;
 
-/// The chunk length (items) a parallel run over `len` items cuts them into.
-#[cfg(feature = "rayon")]
-fn chunk_len(len: usize) -> usize {
-    len.div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD)
-        .max(1)
+/// The chunk length (items) a parallel run over `len` items cuts them into: `per_thread`
+/// chunks for each of `threads` threads.
+pub(crate) fn chunk_len(len: usize, threads: usize, per_thread: usize) -> usize {
+    len.div_ceil(threads.max(1) * per_thread).max(1)
 }
 
 impl Threads {
@@ -65,7 +74,7 @@ impl Pool for Threads {
         #[cfg(feature = "rayon")]
         if self.parallel {
             use rayon::prelude::*;
-            let chunk = chunk_len(items.len());
+            let chunk = chunk_len(items.len(), rayon::current_num_threads(), CHUNKS_PER_THREAD);
             let parts: Vec<Vec<U>> = items
                 .par_chunks(chunk)
                 .map(|chunk| chunk.iter().map(&f).collect())
@@ -98,7 +107,7 @@ impl Pool for Threads {
     }
 
     fn lend<R>(&self, f: impl FnOnce(&mut StepScratch) -> R) -> R {
-        f(&mut Lent::take(&SCRATCH))
+        lend_scratch(f)
     }
 
     fn for_each<T: Send>(
@@ -109,7 +118,7 @@ impl Pool for Threads {
         #[cfg(feature = "rayon")]
         if self.parallel {
             use rayon::prelude::*;
-            let chunk = chunk_len(items.len());
+            let chunk = chunk_len(items.len(), rayon::current_num_threads(), CHUNKS_PER_THREAD);
             items
                 .par_chunks_mut(chunk)
                 .for_each(|chunk| in_order(self, chunk, &f));
