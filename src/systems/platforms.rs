@@ -6,27 +6,22 @@ use hecs::World;
 use spherewalk_core::{CollisionWorld, Real};
 
 /// Moves every platform's collider to its pose at the new time (a driven platform to the pose
-/// game code gave it) and sets the collider's velocities (world) to that motion over `dt`: linear, the move of its origin;
-/// angular, its turn. Runs before the characters step: the motor carries a character grounded
-/// on the collider by those velocities.
+/// game code gave it) with the velocities of that motion over `dt` (the core's
+/// [`CollisionWorld::move_kinematic`]). Runs before the characters step: the motor carries a
+/// character grounded on the collider by those velocities.
 pub fn move_platforms(ecs: &mut World, collision: &mut CollisionWorld, dt: Real) {
     for platform in ecs.query_mut::<&mut Platform>() {
-        let before = platform.pose;
         let after = match platform.motion {
-            PlatformMotion::Driven => platform.target.take().unwrap_or(before),
+            PlatformMotion::Driven => platform.target.take().unwrap_or(platform.pose),
             _ => {
                 platform.time += f64::from(dt);
                 platform.pose_at(platform.time)
             }
         };
         platform.pose = after;
-        let (linear, angular) = velocities(&before, &after, dt);
         // NOTE: a platform whose collider was removed simply does not move; a driven target
         // is checked finite when given.
-        let moved = collision
-            .set_pose(platform.collider, after)
-            .and_then(|()| collision.set_velocity(platform.collider, linear, angular));
-        if let Err(e) = moved {
+        if let Err(e) = collision.move_kinematic(platform.collider, after, dt) {
             log::warn!("platform on {:?} not moved: {e}", platform.collider);
         }
     }

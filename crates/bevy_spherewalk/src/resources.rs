@@ -27,8 +27,8 @@ pub struct CharacterWorld {
     pub(crate) world: CollisionWorld,
     /// The gravity fields, rebuilt when the app's change.
     pub(crate) gravity: FieldCache,
-    /// Each collider entity's id in `world` and the pose it was last given.
-    pub(crate) colliders: HashMap<Entity, (ColliderId, Iso)>,
+    /// Each collider entity's id in `world`.
+    pub(crate) colliders: HashMap<Entity, ColliderId>,
     /// Each solid character's body in `world`.
     pub(crate) bodies: HashMap<Entity, ColliderId>,
     /// The entity of each collider id: a collider's, or a character's for its body.

@@ -15,11 +15,11 @@ use bevy::prelude::{
     Time, Transform, TransformHelper,
 };
 use spherewalk_core::interop::glam::vec3_from_glam;
-use spherewalk_core::math::{Iso, velocities_between};
+use spherewalk_core::math::Iso;
 use spherewalk_core::motor::AdmitError;
 use spherewalk_core::walker::{Walker, soft_filter};
 use spherewalk_core::world::QueryFilter;
-use spherewalk_core::{ColliderDesc, Motor, Pose, Vec3};
+use spherewalk_core::{ColliderDesc, Motor, Pose};
 
 /// The plugin's [`crate::SpherewalkSystems::Sync`], in this order: the [`Collider`] entities
 /// mirrored ([`Colliders::sync`]), the gravity fields ([`Gravity::sync`]), new and changed
@@ -78,10 +78,10 @@ impl Colliders<'_, '_> {
     /// Mirrors the [`Collider`] entities into the character world: new ones are inserted,
     /// despawned ones removed, moved ones (their own transform or an ancestor's) given their
     /// new pose and the velocity of the move (so riders are carried), and ones that stopped
-    /// given zero velocity.
+    /// given zero velocity (the core's [`spherewalk_core::CollisionWorld::move_kinematic`]).
     fn sync(&mut self, cw: &mut CharacterWorld) {
         for entity in self.removed.read() {
-            if let Some((id, _)) = cw.colliders.remove(&entity) {
+            if let Some(id) = cw.colliders.remove(&entity) {
                 cw.owners.remove(&id);
                 // NOTE: the id came from this world; a failure would mean it is gone already.
                 let _ = cw.world.remove(id);
@@ -94,14 +94,18 @@ impl Colliders<'_, '_> {
         for (entity, collider, transform, child) in &self.query {
             let pose = self.world_pose(entity, &transform, child);
             match cw.colliders.get(&entity).copied() {
-                Some((id, _)) if collider.is_changed() => {
+                Some(id) if collider.is_changed() => {
                     // A new shape or new flags: the collider is put in again.
                     let _ = cw.world.remove(id);
                     cw.owners.remove(&id);
                     cw.colliders.remove(&entity);
                     inserts.push((entity, collider.into_inner(), pose));
                 }
-                Some((id, before)) => move_collider(cw, entity, (id, before), (pose, dt)),
+                Some(id) => {
+                    if let Err(e) = cw.world.move_kinematic(id, pose, dt) {
+                        warn!("spherewalk: collider {entity} not moved: {e}");
+                    }
+                }
                 // A collider refused before (a non-finite pose, say) is tried again only once
                 // it or its transform changes: one log line per refusal, not one a step.
                 None if collider.is_changed() || transform.is_changed() => {
@@ -117,31 +121,6 @@ impl Colliders<'_, '_> {
     }
 }
 
-/// Moves collider `id` of `entity` from `before` to `pose`, with the velocity of that move
-/// over `dt` seconds (zero when it stayed), logging a refusal.
-fn move_collider(
-    cw: &mut CharacterWorld,
-    entity: Entity,
-    (id, before): (spherewalk_core::ColliderId, Iso),
-    (pose, dt): (Iso, f32),
-) {
-    let (linear, angular) = if pose != before {
-        velocities_between(&before, &pose, dt)
-    } else {
-        (Vec3::zeros(), Vec3::zeros())
-    };
-    let moved = cw
-        .world
-        .set_pose(id, pose)
-        .and_then(|()| cw.world.set_velocity(id, linear, angular));
-    match moved {
-        Ok(()) => {
-            cw.colliders.insert(entity, (id, pose));
-        }
-        Err(e) => warn!("spherewalk: collider {entity} not moved: {e}"),
-    }
-}
-
 /// Puts `collider` of `entity` at `pose` into the character world, logging a refusal.
 fn insert_collider(cw: &mut CharacterWorld, entity: Entity, collider: &Collider, pose: Iso) {
     let mut desc = ColliderDesc::new(collider.shape.clone()).pose(pose);
@@ -153,7 +132,7 @@ fn insert_collider(cw: &mut CharacterWorld, entity: Entity, collider: &Collider,
     }
     match cw.world.insert(desc) {
         Ok(id) => {
-            cw.colliders.insert(entity, (id, pose));
+            cw.colliders.insert(entity, id);
             cw.owners.insert(id, entity);
         }
         Err(e) => error!("spherewalk: collider {entity} refused: {e}"),

@@ -10,7 +10,7 @@ use super::{
     Collider, ColliderDesc, ColliderId, ColliderMotion, Geometry, MAX_COORD, Primitive,
     QueryFilter, WorldError,
 };
-use crate::math::{Iso, Vec3, is_finite_vec};
+use crate::math::{Iso, Real, Vec3, is_finite_vec};
 use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhWorkspace, TraversalAction};
 use parry3d::shape::{Shape, SharedShape};
@@ -251,6 +251,30 @@ impl CollisionWorld {
         collider.linear_velocity = linear;
         collider.angular_velocity = angular;
         Ok(())
+    }
+
+    /// Moves kinematic collider `id` (a moving platform) to `pose` (world) over a step of `dt`
+    /// seconds, giving it the velocities of that move from where it was
+    /// ([`crate::math::velocities_between`]; zero when it stays put), so that the motor
+    /// carries the characters standing on it. A collider already at `pose` (bit for bit) is
+    /// not moved, only stopped. What every host does with its moving colliders each step.
+    ///
+    /// # Errors
+    /// As [`Self::set_pose`] and [`Self::set_velocity`]; nothing changes then.
+    pub fn move_kinematic(
+        &mut self,
+        id: ColliderId,
+        pose: Iso,
+        dt: Real,
+    ) -> Result<(), WorldError> {
+        let before = self.get(id).ok_or(WorldError::UnknownCollider(id))?.pose;
+        if pose == before {
+            return self.set_velocity(id, Vec3::zeros(), Vec3::zeros());
+        }
+        let (linear, angular) = crate::math::velocities_between(&before, &pose, dt);
+        check_velocities(&pose, &linear, &angular)?;
+        self.set_pose(id, pose)?;
+        self.set_velocity(id, linear, angular)
     }
 
     /// Puts slot `index`'s new box `aabb` (world, m) in its broad phase.
