@@ -19,7 +19,7 @@ use spherewalk_core::{GroundState, MotorSettings, SettingsError, SphereStack, Wo
 /// walkable); characters that still overlap after their steps are pushed apart, half each,
 /// in their ground planes.
 #[derive(Component, Clone, Debug)]
-#[require(Transform, CharacterIntent, CharacterStatus)]
+#[require(Transform, CharacterIntent, CharacterStatus, Walking)]
 pub struct Character {
     /// The character's shape (character-local, metres).
     pub stack: SphereStack,
@@ -56,7 +56,9 @@ impl Character {
 
 /// A [`Character`] the plugin refused, and why. The character stands still, with no body,
 /// until the cause is fixed: a [`Character`] with valid settings replaces it, or, for a
-/// refused pose, its [`Transform`] is written with a valid one.
+/// refused pose, its [`Transform`] is written with a valid one. The plugin adds and removes it
+/// by command, applied when the plugin's schedule ends (the refused character already stands
+/// still in that step).
 #[derive(Component, Clone, Debug, PartialEq)]
 pub struct CharacterRefused(pub RefusalReason);
 
@@ -192,23 +194,16 @@ pub struct JumpPad {
 #[derive(Component, Clone, Debug)]
 pub struct GravityField(pub spherewalk_core::GravityField);
 
-/// The motor's side of an admitted character, kept by the plugin: the core's
-/// [`spherewalk_core::walker::Walker`], and what the plugin last showed of it.
-#[derive(Component, Debug)]
+/// The motor's side of a character, kept by the plugin on every [`Character`] (a required
+/// component, so that letting one in or refusing it writes this in place, with no command
+/// to wait for): the core's [`spherewalk_core::walker::Walker`] once admitted, and what the
+/// plugin last showed of it.
+#[derive(Component, Debug, Default)]
 pub(crate) struct Walking {
-    /// Its motor, body, poses, motor state and last step's report.
-    pub(crate) walker: spherewalk_core::walker::Walker,
+    /// Its motor, body, poses, motor state and last step's report; `None` until it is
+    /// admitted, and while it is refused.
+    pub(crate) walker: Option<spherewalk_core::walker::Walker>,
     /// The translation and rotation the plugin last wrote to the transform: a transform that
     /// differs from it was written by the game (a teleport).
     pub(crate) shown: (Vec3, Quat),
-}
-
-impl Walking {
-    /// An admitted `walker`, shown at `transform`.
-    pub(crate) fn new(walker: spherewalk_core::walker::Walker, transform: &Transform) -> Self {
-        Self {
-            walker,
-            shown: (transform.translation, transform.rotation),
-        }
-    }
 }

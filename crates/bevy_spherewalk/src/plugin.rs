@@ -15,7 +15,9 @@ use bevy::ecs::schedule::{InternedScheduleLabel, IntoScheduleConfigs, ScheduleLa
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SpherewalkSystems {
     /// Mirrors colliders and gravity fields into the character world; admits new or changed
-    /// characters (validating them) and takes teleports: one system.
+    /// characters (validating them) and takes teleports: one system. No command flush follows
+    /// it before [`Self::Step`] (its commands only mark refusals, applied at the schedule's
+    /// end): a game system with commands the step must see goes before this set, not in it.
     Sync,
     /// Steps every character once (in parallel where Bevy's task pool has threads; the
     /// result is the same bit for bit), pushes apart those that overlap, and throws those
@@ -124,7 +126,13 @@ impl Plugin for SpherewalkPlugin {
         app.init_resource::<CharacterWorld>()
             .init_resource::<DefaultGravity>()
             .add_message::<CharacterMessage>()
-            .configure_sets(self.schedule, (Sync, Step, WriteBack).chain())
+            .configure_sets(
+                self.schedule,
+                // The sync's only commands mark refusals ([`crate::CharacterRefused`]), which
+                // the step never reads: they wait for the schedule's end rather than cost a
+                // flush of the world between the sync and the step.
+                (Sync, Step, WriteBack).chain_ignore_deferred(),
+            )
             .add_systems(
                 self.schedule,
                 (

@@ -341,6 +341,53 @@ fn a_despawned_character_leaves_no_body_behind() {
     );
 }
 
+/// Taking a walking character's `Character` away (the entity stays) takes its body out and
+/// stops it where it was; putting one back lets it in again from its transform, walking.
+#[test]
+fn a_character_taken_away_stops_and_comes_back_from_its_transform() {
+    let mut app = app();
+    floor(&mut app);
+    let walker = hero(&mut app, Vec3::ZERO);
+    walk(&mut app, walker, Vec3::new(4.0, 0.0, 0.0));
+    run(&mut app, 8);
+    let character = app
+        .world_mut()
+        .entity_mut(walker)
+        .take::<Character>()
+        .expect("a character");
+    run(&mut app, 2);
+    let stopped = position(&app, walker);
+    run(&mut app, 30);
+    let cw = app.world().resource::<CharacterWorld>();
+    assert!(cw.body_of(walker).is_none());
+    assert_eq!(cw.world().len(), 1, "only the floor is left");
+    assert_eq!(
+        position(&app, walker),
+        stopped,
+        "a character taken away moved"
+    );
+    app.world_mut().entity_mut(walker).insert(character);
+    // A new character 3 m aside, walking the same way from the same place and time.
+    let twin = hero(&mut app, stopped + Vec3::new(0.0, 0.0, 3.0));
+    walk(&mut app, twin, Vec3::new(4.0, 0.0, 0.0));
+    run(&mut app, 31);
+    // Let in again as a new character is: from rest and airborne at first (its first step
+    // does not yet walk at 4 m/s), then as far as its twin, to f32 rounding (1e-5 m).
+    let (back, new) = (position(&app, walker), position(&app, twin));
+    assert!(
+        back.x - stopped.x > 4.0 * 28.0 * DT,
+        "{back} from {stopped}"
+    );
+    assert_abs_diff_eq!(back.x, new.x, epsilon = 1e-5);
+    assert_abs_diff_eq!(back.z, new.z - 3.0, epsilon = 1e-5);
+    assert!(
+        app.world()
+            .resource::<CharacterWorld>()
+            .body_of(walker)
+            .is_some()
+    );
+}
+
 #[test]
 fn frames_between_fixed_steps_show_the_character_in_between() {
     // Two frames per fixed step (1/128 s each): without interpolation the character would

@@ -16,7 +16,9 @@ use spherewalk_core::interop::glam::vec3_to_glam;
 pub(crate) fn show_step_ends(mut characters: Query<(&mut Walking, &mut Transform)>) {
     for (mut walking, mut transform) in &mut characters {
         let shown = (transform.translation, transform.rotation);
-        let end = walking.walker.pose.to_glam();
+        let Some(end) = walking.walker.as_ref().map(|w| w.pose.to_glam()) else {
+            continue;
+        };
         if shown == walking.shown && shown != end {
             transform.translation = end.0;
             transform.rotation = end.1;
@@ -36,10 +38,13 @@ pub(crate) fn interpolate_characters(
 ) {
     let a = time.overstep_fraction().clamp(0.0, 1.0);
     for (mut walking, mut transform) in &mut characters {
+        let Some(walker) = &walking.walker else {
+            continue;
+        };
         if (transform.translation, transform.rotation) != walking.shown {
             continue;
         }
-        let shown = walking.walker.shown_at(a).to_glam();
+        let shown = walker.shown_at(a).to_glam();
         transform.translation = shown.0;
         transform.rotation = shown.1;
         walking.shown = shown;
@@ -55,11 +60,15 @@ pub(crate) fn write_back(
 ) {
     let mut written: Vec<(Entity, CharacterEvent)> = Vec::new();
     for (entity, mut walking, mut transform, mut status) in &mut characters {
-        let (position, rotation) = walking.walker.pose.to_glam();
+        let Some((position, rotation)) = walking.walker.as_ref().map(|w| w.pose.to_glam()) else {
+            continue;
+        };
         transform.translation = position;
         transform.rotation = rotation;
         walking.shown = (position, rotation);
-        let walker = &walking.walker;
+        let Some(walker) = &walking.walker else {
+            continue;
+        };
         let ground = walker.state.ground_hit;
         *status = CharacterStatus {
             ground: walker.state.ground,

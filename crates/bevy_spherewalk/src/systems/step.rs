@@ -75,7 +75,13 @@ pub(crate) fn step_characters(
     let cw = &mut *cw;
     let mut walkers: Vec<Gathered<'_>> = characters
         .iter_mut()
-        .map(|(walking, intent)| (&mut walking.into_inner().walker, intent.map(move_intent)))
+        .filter(|(walking, _)| walking.walker.is_some())
+        .filter_map(|(walking, intent)| {
+            Some((
+                walking.into_inner().walker.as_mut()?,
+                intent.map(move_intent),
+            ))
+        })
         .collect();
     let pool = Chunked(ComputeTasks);
     let tick = Tick::new(&cw.world, cw.gravity.fields(), time.delta_secs());

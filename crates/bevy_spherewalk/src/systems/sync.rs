@@ -12,7 +12,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::log::{error, warn};
 use bevy::prelude::{
     ChildOf, Commands, Entity, Has, MessageWriter, Mut, Query, Ref, RemovedComponents, Res, ResMut,
-    Time, Transform, TransformHelper,
+    Time, Transform, TransformHelper, Without,
 };
 use spherewalk_core::interop::glam::vec3_from_glam;
 use spherewalk_core::math::Iso;
@@ -176,12 +176,12 @@ impl Gravity<'_, '_> {
 }
 
 /// A character entity as the sync reads it: its character and transform (with their change
-/// ticks), its motor side once admitted, and why it was refused, if it was.
+/// ticks), its motor side, and why it was refused, if it was.
 type CharacterItem<'a> = (
     Entity,
     Ref<'a, Character>,
     Ref<'a, Transform>,
-    Option<Mut<'a, Walking>>,
+    Mut<'a, Walking>,
     Option<&'a CharacterRefused>,
 );
 
@@ -192,6 +192,8 @@ pub(crate) struct Characters<'w, 's> {
     commands: Commands<'w, 's>,
     query: Query<'w, 's, CharacterItem<'static>>,
     removed: RemovedComponents<'w, 's, Character>,
+    /// Entities that held a [`Character`] and still hold its motor side.
+    orphans: Query<'w, 's, &'static mut Walking, Without<Character>>,
     messages: MessageWriter<'w, CharacterMessage>,
 }
 
@@ -205,8 +207,8 @@ impl Characters<'_, '_> {
     fn admit(&mut self, cw: &mut CharacterWorld) {
         for entity in self.removed.read() {
             drop_body(cw, entity);
-            if let Ok(mut gone) = self.commands.get_entity(entity) {
-                gone.try_remove::<Walking>();
+            if let Ok(mut gone) = self.orphans.get_mut(entity) {
+                gone.walker = None;
             }
         }
         let mut changed: Vec<_> = self
@@ -219,37 +221,35 @@ impl Characters<'_, '_> {
             })
             .collect();
         changed.sort_by_key(|(entity, ..)| spawn_order(*entity));
-        for (entity, character, transform, walking, _) in changed {
+        for (entity, character, transform, mut walking, refused) in changed {
             drop_body(cw, entity);
-            let pose = walking.as_ref().map_or_else(
+            let pose = walking.walker.as_ref().map_or_else(
                 || Pose::from_glam(transform.translation, transform.rotation),
-                |w| w.walker.pose,
+                |w| w.pose,
             );
             let admitted = match admit(cw, entity, &character, pose) {
                 Ok(admitted) => admitted,
                 Err(reason) => {
                     error!("spherewalk: character {entity} refused: {reason}");
-                    if let Some(mut walking) = walking {
-                        // Its motor side goes with the commands: no teleport before that.
-                        walking.shown = (transform.translation, transform.rotation);
-                    }
+                    walking.walker = None;
                     self.commands
                         .entity(entity)
-                        .remove::<Walking>()
                         .insert(CharacterRefused(reason));
                     continue;
                 }
             };
-            let mut entity_commands = self.commands.entity(entity);
-            entity_commands.remove::<CharacterRefused>();
-            match walking {
+            if refused.is_some() {
+                self.commands.entity(entity).remove::<CharacterRefused>();
+            }
+            match &mut walking.walker {
                 // Changed: the new motor and body, the motion kept.
-                Some(mut walking) => {
-                    walking.walker.motor = admitted.motor;
-                    walking.walker.body = admitted.body;
+                Some(walker) => {
+                    walker.motor = admitted.motor;
+                    walker.body = admitted.body;
                 }
                 None => {
-                    entity_commands.insert(Walking::new(admitted, &transform));
+                    walking.walker = Some(admitted);
+                    walking.shown = (transform.translation, transform.rotation);
                 }
             }
         }
@@ -262,16 +262,16 @@ impl Characters<'_, '_> {
     /// [`CharacterEvent::TeleportRefused`] says so.
     fn teleport(&mut self, cw: &mut CharacterWorld) {
         let mut refused = Vec::new();
-        for (entity, _, transform, walking, _) in &mut self.query {
-            let Some(mut walking) = walking else {
-                continue;
-            };
+        for (entity, _, transform, mut walking, _) in &mut self.query {
             let now = (transform.translation, transform.rotation);
             if now == walking.shown {
                 continue;
             }
             let pose = Pose::from_glam(now.0, now.1);
-            match walking.walker.teleport(&mut cw.world, pose) {
+            let Some(walker) = walking.walker.as_mut() else {
+                continue;
+            };
+            match walker.teleport(&mut cw.world, pose) {
                 Ok(()) => walking.shown = now,
                 Err(why) => {
                     warn!("spherewalk: teleport of character {entity} refused: {why}");
