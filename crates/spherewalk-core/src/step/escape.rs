@@ -5,7 +5,7 @@
 //! between closing walls), never through a piece.
 
 use super::StepContext;
-use super::contacts::{SphereAt, collect_contacts};
+use super::contacts::SphereAt;
 use crate::math::{Point3, Real, UnitVec3, Vec3};
 use crate::pose::Pose;
 use crate::world::sphere_box;
@@ -90,7 +90,7 @@ fn buried(
             from: centre - motion,
             radius: sphere.radius,
         };
-        collect_contacts(ctx, &at, tol, contacts) > cap
+        at.contacts(ctx, tol, contacts) > cap
     })
 }
 
@@ -127,7 +127,7 @@ fn slide_out(
                 from,
                 radius: sphere.radius,
             };
-            collect_contacts(ctx, &at, tol, contacts);
+            at.contacts(ctx, tol, contacts);
             for (k, sp) in contacts.iter() {
                 let pair = Pair {
                     prim: &ctx.prims[*k],
@@ -155,7 +155,7 @@ fn slide_out(
             length: step,
             touching: Touching::Stops,
         };
-        if free_length(ctx, pose, &offset, &slide, contacts) < step {
+        if slide.free_length(ctx, pose, &offset, contacts) < step {
             return None;
         }
         if partial {
@@ -258,7 +258,7 @@ fn room_along(ctx: &StepContext<'_>, pose: &Pose, dir: &UnitVec3) -> Real {
     room.max(0.0)
 }
 
-/// Which pieces a move may go into (see [`free_length`]).
+/// Which pieces a move may go into (see [`Slide::free_length`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Touching {
     /// A piece a sphere only touches stops a move into it (an escape leaves what it is in
@@ -277,50 +277,48 @@ pub(super) struct Slide<'a> {
     pub(super) touching: Touching,
 }
 
-/// How far (m, at most the slide's length) the stack at `pose` moved by `offset` (m, world)
-/// can move on along the slide's direction before a sphere meets a primitive it does not
-/// already overlap, or, as the slide's `touching` says, moves into one it only touches: the
-/// pieces it is inside are being left (or pressed), the others would be crossed.
-pub(super) fn free_length(
-    ctx: &StepContext<'_>,
-    pose: &Pose,
-    offset: &Vec3,
-    slide: &Slide<'_>,
-    scratch: &mut Vec<(usize, SurfacePoint)>,
-) -> Real {
-    let Slide {
-        dir,
-        length,
-        touching,
-    } = *slide;
-    let tol = ctx.motor.settings.penetration_tolerance;
-    let mut free = length;
-    for sphere in ctx.motor.stack.spheres() {
-        let start = pose.centre_at(sphere.offset_local) + offset;
-        let end = start + dir.into_inner() * free;
-        let swept = sphere_box(&start, sphere.radius).merged(&sphere_box(&end, sphere.radius));
-        let at = SphereAt {
-            centre: start,
-            from: start,
-            radius: sphere.radius,
-        };
-        collect_contacts(ctx, &at, -tol, scratch);
-        for (k, prim) in ctx.prims.iter().enumerate() {
-            if !crate::world::boxes_overlap(&prim.aabb, &swept) {
-                continue;
-            }
-            if let Some((_, sp)) = scratch.iter().find(|(j, _)| *j == k) {
-                let touches = sphere.radius - sp.distance <= tol;
-                if touching == Touching::Stops && touches && sp.contact_normal.dot(dir) < 0.0 {
-                    return 0.0;
+impl Slide<'_> {
+    /// How far (m, at most its length) the stack at `pose` moved by `offset` (m, world) can
+    /// slide on along its direction before a sphere meets a primitive it does not already
+    /// overlap, or, as its `touching` says, moves into one it only touches: the pieces it is
+    /// inside are being left (or pressed), the others would be crossed.
+    pub(super) fn free_length(
+        &self,
+        ctx: &StepContext<'_>,
+        pose: &Pose,
+        offset: &Vec3,
+        scratch: &mut Vec<(usize, SurfacePoint)>,
+    ) -> Real {
+        let (dir, touching) = (self.dir, self.touching);
+        let tol = ctx.motor.settings.penetration_tolerance;
+        let mut free = self.length;
+        for sphere in ctx.motor.stack.spheres() {
+            let start = pose.centre_at(sphere.offset_local) + offset;
+            let end = start + dir.into_inner() * free;
+            let swept = sphere_box(&start, sphere.radius).merged(&sphere_box(&end, sphere.radius));
+            let at = SphereAt {
+                centre: start,
+                from: start,
+                radius: sphere.radius,
+            };
+            at.contacts(ctx, -tol, scratch);
+            for (k, prim) in ctx.prims.iter().enumerate() {
+                if !crate::world::boxes_overlap(&prim.aabb, &swept) {
+                    continue;
                 }
-                continue;
-            }
-            let sweep = Sweep::new(start, sphere.radius, *dir, free);
-            if let Some((toi, _, _)) = ctx.world.cast_sphere_primitive(prim, &sweep) {
-                free = free.min(toi.max(0.0));
+                if let Some((_, sp)) = scratch.iter().find(|(j, _)| *j == k) {
+                    let touches = sphere.radius - sp.distance <= tol;
+                    if touching == Touching::Stops && touches && sp.contact_normal.dot(dir) < 0.0 {
+                        return 0.0;
+                    }
+                    continue;
+                }
+                let sweep = Sweep::new(start, sphere.radius, *dir, free);
+                if let Some((toi, _, _)) = ctx.world.cast_sphere_primitive(prim, &sweep) {
+                    free = free.min(toi.max(0.0));
+                }
             }
         }
+        free
     }
-    free
 }

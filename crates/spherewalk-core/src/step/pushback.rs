@@ -2,8 +2,8 @@
 //! every phase that moves the stack calls.
 
 use super::StepContext;
-use super::contacts::{SphereAt, collect_contacts};
-use super::escape::{Slide, Touching, escape, free_length};
+use super::contacts::SphereAt;
+use super::escape::{Slide, Touching, escape};
 use super::solver::{Clip, Constraint, Traits, Wall, balance_push, clip_velocity, solve_push};
 use crate::contact::Hit;
 use crate::math::{Real, UnitVec3, Vec3};
@@ -426,7 +426,7 @@ fn balanced(ctx: &StepContext<'_>, pose: &Pose, buffer: &mut ContactBuffer) -> V
         length: len,
         touching: Touching::Yields,
     };
-    let free = free_length(ctx, pose, &Vec3::zeros(), &slide, &mut buffer.contacts);
+    let free = slide.free_length(ctx, pose, &Vec3::zeros(), &mut buffer.contacts);
     dir.into_inner() * free
 }
 
@@ -521,7 +521,7 @@ fn gather(
             from,
             radius: sphere.radius,
         };
-        let depth = collect_contacts(ctx, &at, tol, &mut buffer.contacts);
+        let depth = at.contacts(ctx, tol, &mut buffer.contacts);
         deepest = deepest.max(depth);
         for &(k, sp) in buffer.contacts.iter() {
             let depth = sphere.radius - sp.distance;
@@ -529,7 +529,7 @@ fn gather(
                 sphere: index,
                 prim: k,
             };
-            let c = constraint(ctx, rules, rules.risen, &Touch { found, sp, depth });
+            let c = Touch { found, sp, depth }.constraint(ctx, rules, rules.risen);
             buffer.found.push(found);
             buffer.constraints.push(c);
             if hits.len() >= MAX_HITS {
@@ -647,7 +647,7 @@ fn still_overlapping(
                     sp,
                     depth,
                 };
-                let mut c = constraint(ctx, rules, risen, &touch);
+                let mut c = touch.constraint(ctx, rules, risen);
                 c.dist += d.dot(&c.dir);
                 c
             };
@@ -666,57 +666,59 @@ struct Touch {
     depth: Real,
 }
 
-/// The constraint resolving `touch`, given the stack has already risen `rise` metres in this
-/// pushback: the feet on stable ground lift, a contact facing sideways or down is a wall, and
-/// any other is a steep push ([`steep_push`]).
-fn constraint(ctx: &StepContext<'_>, rules: &Rules, rise: Real, touch: &Touch) -> Constraint {
-    let Touch { found, sp, depth } = *touch;
-    let (index, k) = (found.sphere, found.prim);
-    let up = &rules.up;
-    let n = sp.contact_normal;
-    let nu = n.dot(up);
-    let walkable = ctx.stable(k, &n, up);
-    let radius = ctx.motor.stack.spheres()[index].radius;
-    let mode = rules.mode;
-    let traits = Traits::default()
-        .with(Traits::STEEP, !walkable)
-        .with(Traits::WALKABLE, ctx.walkable(k))
-        .with(
-            Traits::CHARACTER,
-            ctx.prims.get(k).is_some_and(|p| p.character),
-        );
-    let base = Constraint {
-        dir: n.into_inner(),
-        dist: depth,
-        clip: Clip::straight(n.into_inner()),
-        surface_normal: sp.surface_normal,
-        traits,
-    };
-    if index == 0 && walkable && mode != PushMode::Walls {
-        // Lift straight up by the amount that clears the contact plane. `normal` stays the
-        // contact's: velocity into the ground is removed against the fall (along up, unless
-        // gravity is well off up), leaving it tangent.
-        return Constraint {
-            dir: up.into_inner(),
-            dist: (depth / nu).min(2.0 * radius),
-            clip: Clip {
-                normal: n.into_inner(),
-                along: landing_clip(ctx, up, &n),
-            },
-            traits: traits
-                .with(Traits::LIFTS, mode == PushMode::Grounded)
-                .with(Traits::FIRM, true),
-            ..base
+impl Touch {
+    /// The constraint resolving this touch, given the stack has already risen `rise` metres in this
+    /// pushback: the feet on stable ground lift, a contact facing sideways or down is a wall, and
+    /// any other is a steep push ([`steep_push`]).
+    fn constraint(&self, ctx: &StepContext<'_>, rules: &Rules, rise: Real) -> Constraint {
+        let Self { found, sp, depth } = *self;
+        let (index, k) = (found.sphere, found.prim);
+        let up = &rules.up;
+        let n = sp.contact_normal;
+        let nu = n.dot(up);
+        let walkable = ctx.stable(k, &n, up);
+        let radius = ctx.motor.stack.spheres()[index].radius;
+        let mode = rules.mode;
+        let traits = Traits::default()
+            .with(Traits::STEEP, !walkable)
+            .with(Traits::WALKABLE, ctx.walkable(k))
+            .with(
+                Traits::CHARACTER,
+                ctx.prims.get(k).is_some_and(|p| p.character),
+            );
+        let base = Constraint {
+            dir: n.into_inner(),
+            dist: depth,
+            clip: Clip::straight(n.into_inner()),
+            surface_normal: sp.surface_normal,
+            traits,
         };
+        if index == 0 && walkable && mode != PushMode::Walls {
+            // Lift straight up by the amount that clears the contact plane. `normal` stays the
+            // contact's: velocity into the ground is removed against the fall (along up, unless
+            // gravity is well off up), leaving it tangent.
+            return Constraint {
+                dir: up.into_inner(),
+                dist: (depth / nu).min(2.0 * radius),
+                clip: Clip {
+                    normal: n.into_inner(),
+                    along: landing_clip(ctx, up, &n),
+                },
+                traits: traits
+                    .with(Traits::LIFTS, mode == PushMode::Grounded)
+                    .with(Traits::FIRM, true),
+                ..base
+            };
+        }
+        if nu <= 0.0 {
+            // A contact facing sideways or down acts as a wall when walking.
+            return Constraint {
+                traits: traits.with(Traits::WALL, mode != PushMode::Free),
+                ..base
+            };
+        }
+        steep_push(base, rules, rise, depth, radius)
     }
-    if nu <= 0.0 {
-        // A contact facing sideways or down acts as a wall when walking.
-        return Constraint {
-            traits: traits.with(Traits::WALL, mode != PushMode::Free),
-            ..base
-        };
-    }
-    steep_push(base, rules, rise, depth, radius)
 }
 
 /// The constraint of a contact facing up that the stack does not stand on (a steep face, or
