@@ -8,7 +8,7 @@ use spherewalk_core::{CollisionWorld, GravityFields, Real};
 
 /// A sim's dynamic bodies: the rapier world and its mirrors of the scenery.
 #[cfg(feature = "rapier")]
-pub(crate) type Dynamics = super::physics::SimPhysics;
+pub(crate) type Dynamics = spherewalk_rapier::Mirrored;
 
 /// A sim's dynamic bodies: none can exist without feature `rapier` (a scene file with some is
 /// refused by name), so this type has no value.

@@ -9,8 +9,8 @@
 use super::{CHARACTER_LAYER, Sim};
 use crate::components::{Platform, Walker};
 use hecs::Entity;
-use spherewalk_core::{ColliderId, GravityFields, MoveIntent, Pose, StepInput, Vec3};
-use spherewalk_rapier::{BodySettings, CharacterBody, Mirror, Physics};
+use spherewalk_core::{ColliderId, CollisionWorld, GravityFields, MoveIntent, Pose};
+use spherewalk_rapier::{BodySettings, CharacterBody, Mirrored, Physics, Rider};
 
 pub use spherewalk_rapier;
 
@@ -18,14 +18,6 @@ pub use spherewalk_rapier;
 /// characters while physics is on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PhysicsBody(pub CharacterBody);
-
-/// The rapier world of a [`Sim`] and what mirrors the sim's own colliders in it.
-pub struct SimPhysics {
-    /// The rapier world: add dynamic bodies to `physics.bodies` and `physics.colliders`.
-    pub physics: Physics,
-    /// Each platform's collider in the sim, and its kinematic mirror body in rapier.
-    platforms: Vec<Mirror>,
-}
 
 impl Sim {
     /// Turns dynamic bodies on (feature `rapier`): creates a rapier world stepping at the
@@ -50,25 +42,20 @@ impl Sim {
             }
         }
         // Made above when missing, so the closure never runs.
-        let made = self.physics.get_or_insert_with(|| {
-            Box::new(SimPhysics {
-                physics: Physics::new(),
-                platforms: Vec::new(),
-            })
-        });
+        let dt = self.dt();
+        let made = self
+            .physics
+            .get_or_insert_with(|| Box::new(Mirrored::new(&CollisionWorld::new(), &[], 0, dt)));
         &mut made.physics
     }
 
     /// A rapier world stepping every `dt` with the scenery mirrored in it: fixed colliders
     /// for the static ones, kinematic bodies for the platforms' (characters' bodies left
     /// out).
-    fn mirror_scenery(&self) -> SimPhysics {
-        let mut physics = Physics::new();
-        physics.params.dt = self.dt();
+    fn mirror_scenery(&self) -> Mirrored {
         let mut query = self.ecs.query::<&Platform>();
         let moving: Vec<ColliderId> = query.iter().map(|p| p.collider).collect();
-        let platforms = physics.mirror(&self.collision, &moving, CHARACTER_LAYER);
-        SimPhysics { physics, platforms }
+        Mirrored::new(&self.collision, &moving, CHARACTER_LAYER, self.dt())
     }
 
     /// The rapier world, when [`Sim::enable_physics`] turned it on.
@@ -116,37 +103,28 @@ type Item<'a> = (
     Option<&'a BodySettings>,
 );
 
-/// After the characters' steps: their pushes and weights on dynamic bodies, their kinematic
-/// bodies and the platforms' mirrors moved, gravity fields on the bodies, one rapier step,
-/// then the knocks of the bodies that hit them. Characters without a [`BodySettings`]
-/// component use the defaults.
+/// After the characters' steps, the dynamic bodies' step with them (the rapier crate's
+/// [`Mirrored::step`]), the characters in entity order so the pushes add up the same
+/// whatever hecs's layout. Characters without a [`BodySettings`] component use the defaults.
 pub(crate) fn step_physics(
     ecs: &mut hecs::World,
-    sim_physics: &mut SimPhysics,
-    collision: &spherewalk_core::CollisionWorld,
+    mirrored: &mut Mirrored,
+    collision: &CollisionWorld,
     fields: &GravityFields,
     dt: spherewalk_core::Real,
 ) {
-    let physics = &mut sim_physics.physics;
     let default = BodySettings::default();
     let mut items: Vec<(Entity, Item<'_>)> =
         ecs.query_mut::<(Entity, Item<'_>)>().into_iter().collect();
-    // Entity order: the pushes add up the same whatever hecs's layout.
     items.sort_by_key(|(e, _)| e.id());
-    for (_, (walker, body, intent, settings)) in &items {
-        let settings = settings.unwrap_or(&default);
-        // The character's weight on what it stands on: gravity where it reads it.
-        let gravity = fields.at(&walker.motor.gravity_point(&walker.pose));
-        let input = StepInput::new(**intent, gravity, dt);
-        physics.push_bodies(&walker.report, &input, settings);
-        physics.move_character(&body.0, &walker.pose);
-    }
-    physics.follow(collision, &sim_physics.platforms);
-    physics.apply_gravity_fields(fields);
-    physics.step(&Vec3::zeros());
-    for (_, (walker, body, _, settings)) in &mut items {
-        let settings = settings.unwrap_or(&default);
-        let Walker { report, state, .. } = &mut **walker;
-        physics.take_hits(&body.0, report, settings, state);
-    }
+    let mut riders: Vec<Rider<'_>> = items
+        .into_iter()
+        .map(|(_, (walker, body, intent, settings))| Rider {
+            walker,
+            body: body.0,
+            intent: *intent,
+            settings: settings.unwrap_or(&default),
+        })
+        .collect();
+    mirrored.step(collision, fields, dt, &mut riders);
 }

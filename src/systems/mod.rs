@@ -83,20 +83,14 @@ impl Busy {
         ];
         // The last one is counted by its holders rather than noted as held.
         const CHARACTER: usize = 6;
-        // Each held type is matched on its hash first (seven `u64` comparisons), and on its
-        // `TypeId` only where a hash matches: comparing `TypeId`s costs several times more.
-        let keys = wanted.map(type_key);
         let mut found = [false; 6];
         let mut characters = 0;
         for archetype in ecs.archetypes().filter(|a| !a.is_empty()) {
             for held in archetype.component_types() {
-                let key = type_key(held);
-                match keys.iter().position(|k| *k == key) {
-                    Some(CHARACTER) if wanted[CHARACTER] == held => {
-                        characters += archetype.len() as usize;
-                    }
-                    Some(i) if wanted[i] == held => found[i] = true,
-                    _ => {}
+                match wanted.iter().position(|w| *w == held) {
+                    Some(CHARACTER) => characters += archetype.len() as usize,
+                    Some(i) => found[i] = true,
+                    None => {}
                 }
             }
         }
@@ -111,30 +105,6 @@ impl Busy {
             characters,
         }
     }
-}
-
-/// The hash of a component type: what `TypeId` feeds a hasher (the standard library's hashes
-/// it as one `u64` of its bits). Equal types have equal keys; unequal ones almost never do.
-fn type_key(id: std::any::TypeId) -> u64 {
-    use std::hash::{Hash, Hasher};
-    /// Keeps what it is fed, folded into one `u64`.
-    struct Fold(u64);
-    impl Hasher for Fold {
-        fn finish(&self) -> u64 {
-            self.0
-        }
-        fn write(&mut self, bytes: &[u8]) {
-            for b in bytes {
-                self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-            }
-        }
-        fn write_u64(&mut self, n: u64) {
-            self.0 = self.0.rotate_left(17) ^ n;
-        }
-    }
-    let mut fold = Fold(0);
-    id.hash(&mut fold);
-    fold.finish()
 }
 
 #[cfg(test)]

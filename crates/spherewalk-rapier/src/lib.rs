@@ -40,6 +40,7 @@ mod layered;
 mod mirror;
 mod physics;
 mod push;
+mod riders;
 
 pub use geometry::{RapierGeometry, collider_handle, collider_id};
 pub use layered::Layered;
@@ -47,3 +48,4 @@ pub use mirror::Mirror;
 pub use physics::{Physics, PhysicsState};
 pub use push::{BodySettings, BodySettingsError, CharacterBody, Pushed};
 pub use rapier3d;
+pub use riders::{Mirrored, Rider};
