@@ -1233,3 +1233,31 @@ fn old_stair_setting_names_still_read() {
     let both = scene_with("step_height: 0.2, stair_height: 0.3");
     assert!(SceneFile::parse(&both, "both.ron").is_err());
 }
+
+/// A scene file tunes the dash (`settings: (dash: (..))`): the fields given replace the
+/// defaults, the others keep theirs, and a dash setting out of range or misspelt is an error
+/// on its line naming it.
+#[test]
+fn scene_files_tune_the_dash() {
+    let text = "Scene(characters: [Character(name: \"dasher\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n  settings: (dash: (speed: 15.0, stop_at_walls: false)))])";
+    let scene = SceneFile::parse(text, "dash.ron")
+        .and_then(|f| f.build(Path::new("."), Path::new("dash.ron")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut query = scene.sim.ecs.query::<&Walker>();
+    let dash = query
+        .iter()
+        .next()
+        .expect("one character")
+        .motor
+        .settings()
+        .dash;
+    assert_eq!(dash.speed, 15.0);
+    assert!(!dash.stop_at_walls);
+    assert_eq!(dash.duration, 0.2, "the default, not given");
+    let bad = "Scene(characters: [Character(name: \"d\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n  settings: (dash: (duration: 0.0)))])";
+    let e = parse_err(bad);
+    assert_eq!(position(&e).0, 2, "{e}");
+    assert!(e.to_string().contains("dash.duration"), "{e}");
+    let e = parse_err(&bad.replace("duration", "durration"));
+    assert!(e.to_string().contains("durration"), "{e}");
+}

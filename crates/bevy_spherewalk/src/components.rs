@@ -112,6 +112,9 @@ pub struct CharacterIntent {
     pub turn_rate: f32,
     /// Turn about up at this rate (rad/s, counter-clockwise seen from above).
     pub yaw_rate: f32,
+    /// Start a dash (the core's [`MoveIntent::dash`](spherewalk_core::MoveIntent::dash),
+    /// tuned by the settings' `dash`): along `walk`, or forward when `walk` is zero.
+    pub dash: bool,
 }
 
 /// Where a character stands after the last step, written by the plugin.

@@ -3,7 +3,7 @@
 use bevy::math::{Quat, Vec3};
 use bevy::prelude::{Entity, Message};
 use spherewalk_core::interop::glam::{point_to_glam, vec3_to_glam};
-use spherewalk_core::motor::StepEvent;
+use spherewalk_core::motor::{Mode, StepEvent};
 
 /// One thing that happened to one character in a fixed step. Written in the plugin's
 /// [`crate::SpherewalkSystems::WriteBack`], ordered by character (spawn order), then as
@@ -27,6 +27,13 @@ pub enum CharacterEvent {
     LeftGround,
     /// Jumped this step.
     Jumped,
+    /// The movement rule changed (the core's [`Mode`]): a dash began or ended.
+    ModeChanged {
+        /// The rule before the step.
+        from: Mode,
+        /// The rule after it.
+        to: Mode,
+    },
     /// Climbed a stair by `height` (m, along up).
     ClimbedStair {
         /// Height climbed (m).
@@ -71,6 +78,7 @@ impl CharacterEvent {
             StepEvent::Landed => Self::Landed,
             StepEvent::LeftGround => Self::LeftGround,
             StepEvent::Jumped => Self::Jumped,
+            StepEvent::ModeChanged { from, to } => Self::ModeChanged { from, to },
             StepEvent::ClimbedStair { height } => Self::ClimbedStair { height },
             StepEvent::Crushed { depth } => Self::Crushed { depth },
             StepEvent::Hit {

@@ -182,6 +182,7 @@ fn a_nan_intent_stands_still() {
             facing: Some(Vec3::NAN),
             turn_rate: f32::NAN,
             yaw_rate: f32::INFINITY,
+            dash: false,
         };
     }
     run(&mut app, 32);

@@ -169,6 +169,7 @@ fn bevy_intent(i: &MoveIntent) -> CharacterIntent {
         facing: None,
         turn_rate: i.turn_rate,
         yaw_rate: i.yaw_rate,
+        dash: i.dash,
     }
 }
 

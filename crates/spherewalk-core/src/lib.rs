@@ -156,9 +156,10 @@ pub mod prelude {
 /// and the documented clamps.
 pub mod motor {
     pub use crate::settings::{
-        MAX_PUSHBACK_ITERATIONS, MIN_SKIN_WIDTH, MotorSettings, SettingsError, UpFrame,
+        DashSettings, MAX_PUSHBACK_ITERATIONS, MIN_SKIN_WIDTH, MotorSettings, SettingsError,
+        UpFrame,
     };
-    pub use crate::state::{MotorState, MoveIntent, StepInput};
+    pub use crate::state::{Mode, MotorState, MoveIntent, StepInput};
     pub use crate::step::{
         AdmitError, InputFlags, MAX_GRAVITY, Motor, ResizeError, StepEvent, StepReport, StepScratch,
     };

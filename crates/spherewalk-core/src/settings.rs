@@ -75,6 +75,57 @@ pub struct MotorSettings {
     /// on stable ground (m/s², >= 0): a character knocked aside at 1 m/s slides on for
     /// 0.1 s at the default 10 m/s². 0 keeps a knock until the character leaves the ground.
     pub knock_deceleration: Real,
+    /// The dash ([`crate::motor::Mode::Dash`]): its speed, length and cooldown.
+    pub dash: DashSettings,
+}
+
+/// A dash's tuning ([`MotorSettings::dash`]): a burst at `speed` for `duration`, along the
+/// ground or, in the air, in the character's ground plane with gravity held off; then
+/// `cooldown` before the next. Speeds in m/s, times in seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct DashSettings {
+    /// The dash's speed (m/s, > 0; the step caps it at [`MotorSettings::max_speed`], as it
+    /// caps every speed). Default 12.
+    pub speed: Real,
+    /// How long a dash lasts unless a wall ends it (s, in `(0, 10]`). Default 0.2.
+    pub duration: Real,
+    /// Time after a dash before the next may start (s, in `[0, 60]`). Default 0.5.
+    pub cooldown: Real,
+    /// Whether a wall that takes away more than half the dash's speed along its direction
+    /// ends it (default `true`); when `false` the dash slides along the wall to its end.
+    pub stop_at_walls: bool,
+}
+
+impl Default for DashSettings {
+    fn default() -> Self {
+        Self {
+            speed: 12.0,
+            duration: 0.2,
+            cooldown: 0.5,
+            stop_at_walls: true,
+        }
+    }
+}
+
+impl DashSettings {
+    /// Checks each field against its range.
+    fn validate(&self) -> Result<(), SettingsError> {
+        check("dash.speed", self.speed, |v| v > 0.0, "> 0")?;
+        check(
+            "dash.duration",
+            self.duration,
+            |v| v > 0.0 && v <= 10.0,
+            "0 < x <= 10",
+        )?;
+        check(
+            "dash.cooldown",
+            self.cooldown,
+            |v| (0.0..=60.0).contains(&v),
+            "0 <= x <= 60",
+        )
+    }
 }
 
 /// Thinnest [`MotorSettings::skin_width`] accepted (m): 10 um. The ground probe and the step
@@ -106,6 +157,7 @@ impl Default for MotorSettings {
             keep_ground_velocity: true,
             coyote_time: 0.1,
             knock_deceleration: 10.0,
+            dash: DashSettings::default(),
         }
     }
 }
@@ -171,6 +223,7 @@ impl MotorSettings {
     /// The first field found out of range, as a [`SettingsError`].
     pub fn validate(&self) -> Result<(), SettingsError> {
         self.validate_reals()?;
+        self.dash.validate()?;
         if self.max_pushback_iterations == 0 {
             return Err(SettingsError::NoPushbackIterations);
         }

@@ -27,6 +27,34 @@ pub struct MotorState {
     /// and is emptied. A non-finite knock is ignored and emptied. Zero by default.
     #[cfg_attr(feature = "serde", serde(default = "zero_vec"))]
     pub knock: Vec3,
+    /// The movement rule the character follows ([`Mode::Walk`] by default).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub mode: Mode,
+    /// Time (s) before another dash may start: set to [`crate::motor::DashSettings::cooldown`]
+    /// when a dash ends, counted down while walking. 0 by default.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub dash_cooldown: Real,
+}
+
+/// The movement rule a character follows, carried from step to step in [`MotorState::mode`]
+/// (so snapshots and rollback keep it). A change is reported as
+/// [`crate::motor::StepEvent::ModeChanged`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Mode {
+    /// Walking, jumping and falling under gravity: the step's usual rule.
+    #[default]
+    Walk,
+    /// A dash (asked for by [`MoveIntent::dash`]): `left` seconds more at
+    /// [`crate::motor::DashSettings::speed`] along `direction` (unit, world, in the character's
+    /// ground plane when it began), gravity held off.
+    Dash {
+        /// The dash's direction (unit, world).
+        direction: UnitVec3,
+        /// Time left (s).
+        left: Real,
+    },
 }
 
 /// The zero vector, for serde's defaults.
@@ -79,6 +107,8 @@ impl Default for MotorState {
             wall_normal: None,
             coyote: 0.0,
             knock: Vec3::zeros(),
+            mode: Mode::Walk,
+            dash_cooldown: 0.0,
         }
     }
 }
@@ -102,6 +132,11 @@ pub struct MoveIntent {
     pub facing: Option<UnitVec3>,
     /// Fastest turn toward `facing` (rad/s, >= 0; negative counts as 0).
     pub turn_rate: Real,
+    /// Start a dash this step ([`Mode::Dash`], tuned by [`crate::motor::DashSettings`]): along
+    /// `velocity`'s part in the ground plane, or the character's forward when that is zero.
+    /// Ignored while a dash runs or cools down. Default `false`.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub dash: bool,
 }
 
 impl MoveIntent {

@@ -72,6 +72,42 @@ pub(crate) struct SettingsDesc {
     pub coyote_time: Option<Real>,
     /// How fast a knock wears off on the ground (m/s²).
     pub knock_deceleration: Option<Real>,
+    /// The dash's tuning (each field optional).
+    pub dash: DashDesc,
+}
+
+/// A dash's settings as written (`dash: (speed: 15.0, duration: 0.25)`): every field
+/// optional, the default when left out. See [`spherewalk_core::motor::DashSettings`].
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct DashDesc {
+    /// Dash speed (m/s).
+    pub speed: Option<Real>,
+    /// How long a dash lasts (s).
+    pub duration: Option<Real>,
+    /// Time between dashes (s).
+    pub cooldown: Option<Real>,
+    /// Whether a wall ends a dash (default true).
+    pub stop_at_walls: Option<bool>,
+}
+
+impl DashDesc {
+    /// `dash` with every field given written over it.
+    fn apply(&self, dash: &mut spherewalk_core::motor::DashSettings) {
+        let given = [
+            (&mut dash.speed, self.speed),
+            (&mut dash.duration, self.duration),
+            (&mut dash.cooldown, self.cooldown),
+        ];
+        for (slot, v) in given {
+            if let Some(v) = v {
+                *slot = v;
+            }
+        }
+        if let Some(stop) = self.stop_at_walls {
+            dash.stop_at_walls = stop;
+        }
+    }
 }
 
 impl SettingsDesc {
@@ -129,6 +165,7 @@ impl SettingsDesc {
         if let Some(n) = self.max_pushback_iterations {
             s.max_pushback_iterations = n;
         }
+        self.dash.apply(&mut s.dash);
         s.validate().map_err(|e| e.to_string())?;
         Ok(s)
     }

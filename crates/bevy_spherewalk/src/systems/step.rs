@@ -21,6 +21,7 @@ fn move_intent(intent: &CharacterIntent) -> MoveIntent {
             .facing
             .and_then(|f| UnitVec3::try_new(vec3_from_glam(f), 1e-6)),
         turn_rate: intent.turn_rate,
+        dash: intent.dash,
     }
 }
 

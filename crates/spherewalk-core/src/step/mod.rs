@@ -9,6 +9,7 @@ mod carry;
 mod contacts;
 mod context;
 mod coyote;
+mod dash;
 mod escape;
 mod frame;
 mod gather;
@@ -282,6 +283,7 @@ impl<'s> Step<'s> {
     /// and the knock worn off.
     pub fn inherit(&mut self, moved: &Moved) {
         carry::settle(self);
+        dash::tick(self);
         coyote::tick(self, moved.jumped);
         knock::wear(self);
     }

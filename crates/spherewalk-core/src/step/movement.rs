@@ -28,7 +28,11 @@ pub struct Moved {
 /// `velocity` (m/s, world) is then the one the move ended with. Returns where the move
 /// started and what its pushback found, for the stairs and ground phases.
 pub(super) fn movement(ctx: &StepContext<'_>, s: &mut Step<'_>, velocity: &mut Vec3) -> Moved {
-    let (own, jumped) = own_velocity(ctx, s, *velocity);
+    super::dash::begin(s);
+    let (own, jumped) = match super::dash::velocity(s) {
+        Some(dash) => (dash, false),
+        None => own_velocity(ctx, s, *velocity),
+    };
     let grounded = s.state.ground == GroundState::Grounded;
     // The ground's turn about up turns the heading with it.
     super::frame::yaw(s.pose, s.carry.turn);

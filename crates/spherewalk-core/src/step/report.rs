@@ -3,6 +3,7 @@
 use super::scratch::StepScratch;
 use crate::contact::{ColliderId, GroundHit, GroundState, Hit};
 use crate::math::{Point3, Real, UnitVec3};
+use crate::state::Mode;
 
 /// Bad per-step inputs that were clamped or ignored, each by a documented rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,6 +57,10 @@ pub struct StepReport {
     pub left_ground: bool,
     /// True when the character jumped this step.
     pub jumped: bool,
+    /// The movement rule the step changed from and to ([`Mode`]), when it changed one:
+    /// a dash began or ended.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub mode_changed: Option<(Mode, Mode)>,
     /// Height climbed onto a stair this step (m, along up); 0 when none was climbed. Was
     /// `stepped_up`.
     #[cfg_attr(feature = "serde", serde(alias = "stepped_up"))]
@@ -103,6 +108,13 @@ pub enum StepEvent {
     LeftGround,
     /// Jumped this step.
     Jumped,
+    /// The movement rule changed ([`StepReport::mode_changed`]): a dash began or ended.
+    ModeChanged {
+        /// The rule before the step.
+        from: Mode,
+        /// The rule after it.
+        to: Mode,
+    },
     /// Climbed a stair by `height` (m, along up).
     ClimbedStair {
         /// Height climbed (m).
@@ -163,11 +175,16 @@ impl StepReport {
     }
 
     /// The step's flag events, each with whether it happened, in [`Self::events`]' order.
-    fn flags(&self) -> [(bool, StepEvent); 5] {
+    fn flags(&self) -> [(bool, StepEvent); 6] {
+        let (from, to) = self.mode_changed.unwrap_or_default();
         [
             (self.landed, StepEvent::Landed),
             (self.left_ground, StepEvent::LeftGround),
             (self.jumped, StepEvent::Jumped),
+            (
+                self.mode_changed.is_some(),
+                StepEvent::ModeChanged { from, to },
+            ),
             (
                 self.climbed > 0.0,
                 StepEvent::ClimbedStair {
@@ -206,6 +223,7 @@ impl StepReport {
             landed,
             left_ground,
             jumped,
+            mode_changed,
             climbed,
             clamped_down,
             up_turned,
@@ -222,6 +240,7 @@ impl StepReport {
         *ground = GroundState::default();
         *ground_hit = None;
         (*landed, *left_ground, *jumped) = (false, false, false);
+        *mode_changed = None;
         (*climbed, *clamped_down, *up_turned) = (0.0, 0.0, 0.0);
         (*substeps, *pushback_iterations) = (0, 0);
         (*pushback_exhausted, *crushed, *hits_truncated) = (false, false, false);

@@ -225,6 +225,7 @@ impl PlayerInput {
             yaw_rate: 0.0,
             facing: UnitVec3::try_new(stick, 1e-3),
             turn_rate: self.turn_rate,
+            dash: false,
         };
         self.cut_jump(&mut walker.state, &up, jumped);
         intent

@@ -704,6 +704,8 @@ proptest! {
             yaw_rate,
             facing: Some(spherewalk_core::UnitVec3::new_unchecked(gravity)),
             turn_rate: yaw_rate,
+            // Wild steps dash too, whenever the wild jump is positive.
+            dash: jump_speed > 0.0,
         };
         for k in 0..3 {
             step_raw(&mut r, intent, gravity, dt);

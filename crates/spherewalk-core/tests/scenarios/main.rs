@@ -14,6 +14,7 @@ mod bad_input;
 mod carry;
 mod common;
 mod composed;
+mod dash;
 mod determinism;
 mod golden;
 mod gravity;

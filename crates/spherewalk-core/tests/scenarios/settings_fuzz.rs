@@ -133,6 +133,12 @@ impl Drawn {
         s.keep_ground_velocity = self.keep_ground_velocity;
         // Any value >= 0 (shares air_acceleration's draw; no knock is given here).
         s.knock_deceleration = r[8];
+        // A dash of any speed > 0 up to 30 m/s (up_turn_rate's draw: a faster one leaves the
+        // course's 100 m floor, off whose edge a fall below it is no fault), duration in
+        // (0, 1] (max_dt's) and cooldown in [0, 10] (coyote_time's).
+        s.dash.speed = r[7].min(30.0);
+        s.dash.duration = r[6];
+        s.dash.cooldown = r[9];
         s
     }
 }
@@ -194,6 +200,7 @@ proptest! {
             let dir = Vec3::new(spherewalk_core::math::cos(heading), 0.0, spherewalk_core::math::sin(heading));
             let intent = MoveIntent {
                 jump_speed: if k % 17 == 0 { jump } else { 0.0 },
+                dash: k % 23 == 5,
                 ..MoveIntent::walk(dir * speed)
             };
             r.step_intent(intent);
