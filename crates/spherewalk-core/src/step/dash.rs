@@ -67,7 +67,9 @@ pub(super) fn tick(s: &mut Step<'_>) {
     let up = s.pose.up();
     let left = left - dt;
     let began = s.report.mode_changed.is_some();
-    let blocked = settings.stop_at_walls && s.state.velocity.dot(&direction) < 0.5 * settings.speed;
+    // Half the speed it moves at: the dash's, or `max_speed` where that caps it.
+    let speed = settings.speed.min(s.motor.settings.max_speed);
+    let blocked = settings.stop_at_walls && s.state.velocity.dot(&direction) < 0.5 * speed;
     let turned = UnitVec3::try_new(project_on_plane(&direction.into_inner(), &up), 1e-6);
     match turned {
         // Within half a step of its end it ends: a dash lasts whole steps, the nearest count.

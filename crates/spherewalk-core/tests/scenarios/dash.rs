@@ -251,3 +251,23 @@ fn dash_settings_out_of_range_are_refused_by_name() {
     }
     assert!(with(DashSettings::default()).validate().is_ok());
 }
+
+/// A dash faster than `max_speed` runs at `max_speed` for its whole duration: the cap is not
+/// a wall (12 steps at 5 m/s: 1.0 m, 1 mm for f32 sums).
+#[test]
+fn a_dash_capped_by_max_speed_runs_its_whole_duration() {
+    let mut settings = MotorSettings::default();
+    settings.max_speed = 5.0;
+    let mut scene = Scene::new(Frame::world_up());
+    scene.add_floor(20.0);
+    let mut r = Runner::new(scene, capsule_motor(settings), Point3::origin());
+    r.settle(30);
+    let start = r.pose.position;
+    let mut dashed = 0;
+    for k in 1..=12 {
+        step(&mut r, Vec3::new(1.0, 0.0, 0.0), k == 1);
+        dashed += u32::from(is_dash(r.state.mode));
+    }
+    assert_eq!(dashed, 11, "ends on its 12th step");
+    assert_abs_diff_eq!(r.pose.position.x - start.x, 1.0, epsilon = 1e-3);
+}
