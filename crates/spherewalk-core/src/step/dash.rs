@@ -39,15 +39,9 @@ pub(super) fn velocity(s: &Step<'_>) -> Option<Vec3> {
     let Mode::Dash { direction, .. } = s.state.mode else {
         return None;
     };
-    let up = s.pose.up();
     let v = direction.into_inner() * s.motor.settings.dash.speed;
-    if s.state.ground == GroundState::Grounded
-        && let Some(hit) = s.state.ground_hit
-    {
-        let nu = hit.surface_normal.dot(&up);
-        if nu > 1e-3 {
-            return Some(v - up.into_inner() * (v.dot(&hit.surface_normal) / nu));
-        }
+    if s.state.ground == GroundState::Grounded {
+        return Some(super::movement::along_ground(v, s.state, &s.pose.up()));
     }
     Some(v)
 }
