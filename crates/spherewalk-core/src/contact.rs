@@ -4,7 +4,7 @@
 //! negative when penetrating (metres); a *depth* is a penetration, `-distance`, positive when
 //! overlapping. Normals point from the surface toward the character (world frame).
 
-use crate::math::{Point3, Real, UnitVec3};
+use crate::math::{Point3, Real, UnitVec3, Vec3};
 
 /// Identifier of a collider in a [`crate::CollisionWorld`]: a slot index and the generation of
 /// that slot. Removing a collider retires its id for good: the slot may be reused, under a new
@@ -86,4 +86,19 @@ pub struct Hit {
     pub surface_normal: UnitVec3,
     /// Penetration depth that was resolved (m).
     pub depth: Real,
+}
+
+/// `want` (m/s, world, in `up`'s tangent plane) tilted into the plane of the ground `hit`,
+/// keeping its part in up's tangent plane: ramps cost no speed along it. Unchanged with no
+/// ground, or ground too steep to tilt onto (its normal within 1e-3 of up's tangent plane).
+/// The walk's and the dash's velocity on stable ground.
+pub(crate) fn along_ground(want: Vec3, hit: Option<&GroundHit>, up: &UnitVec3) -> Vec3 {
+    if let Some(hit) = hit {
+        let n = hit.surface_normal;
+        let nu = n.dot(up);
+        if nu > 1e-3 {
+            return want - up.into_inner() * (want.dot(&n) / nu);
+        }
+    }
+    want
 }

@@ -41,7 +41,11 @@ pub(super) fn velocity(s: &Step<'_>) -> Option<Vec3> {
     };
     let v = direction.into_inner() * s.motor.settings.dash.speed;
     if s.state.ground == GroundState::Grounded {
-        return Some(super::movement::along_ground(v, s.state, &s.pose.up()));
+        return Some(crate::contact::along_ground(
+            v,
+            s.state.ground_hit.as_ref(),
+            &s.pose.up(),
+        ));
     }
     Some(v)
 }

@@ -116,7 +116,10 @@ pub fn movement_velocity(
         );
     }
     if stable {
-        return (along_ground(want, state, &up), false);
+        return (
+            crate::contact::along_ground(want, state.ground_hit.as_ref(), &up),
+            false,
+        );
     }
     let v_up = up.into_inner() * state.velocity.dot(&up);
     let v_t = state.velocity - v_up;
@@ -130,21 +133,6 @@ pub fn movement_velocity(
         None => steer(v_t, want, max_change),
     };
     (v_t + v_up + gravity * dt, false)
-}
-
-/// `want` (m/s, world, in up's tangent plane) tilted into the plane of the ground under the
-/// feet (`state.ground_hit`), keeping its part in up's tangent plane: ramps cost no speed
-/// along it. Unchanged with no ground, or ground too steep to tilt onto (its normal within
-/// 1e-3 of up's tangent plane). For a character on stable ground: the walk's and the dash's.
-pub(super) fn along_ground(want: Vec3, state: &MotorState, up: &UnitVec3) -> Vec3 {
-    if let Some(hit) = state.ground_hit {
-        let n = hit.surface_normal;
-        let nu = n.dot(up);
-        if nu > 1e-3 {
-            return want - up.into_inner() * (want.dot(&n) / nu);
-        }
-    }
-    want
 }
 
 /// `v` moved toward `want` by at most `max_change` (m/s); unchanged when there is no intent.
