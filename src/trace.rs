@@ -8,7 +8,8 @@
 //! `ground_collider` that collider's name (both `null` when nothing is under the feet within
 //! the probe), `climbed` the height climbed by the stairs phase in that step (m), and
 //! `max_penetration` the deepest overlap of any of its spheres with any collider other than
-//! its own body, measured after the step (m, characters included).
+//! its own body, measured after the step (m, characters included), and `mode` the movement
+//! rule it follows after the step (`walk`, `dash`, `climb`, `mantle`).
 
 use crate::components::{Name, Walker};
 use crate::sim::Sim;
@@ -44,6 +45,15 @@ pub struct TraceRecord {
     pub climbed: Real,
     /// Deepest overlap of any sphere with any other collider after the step (m, >= 0).
     pub max_penetration: Real,
+    /// The movement rule it follows after the step ([`spherewalk_core::motor::Mode::name`]:
+    /// `walk`, `dash`, `climb`, `mantle`). Traces written before modes read as `walk`.
+    #[serde(default = "walking")]
+    pub mode: String,
+}
+
+/// The mode of a trace record that names none.
+fn walking() -> String {
+    "walk".to_owned()
 }
 
 /// Appends a record for every character of `sim` as it is now (after its last step), in
@@ -77,6 +87,7 @@ pub fn records(sim: &Sim, out: &mut Vec<TraceRecord>) {
             max_penetration: sim
                 .collision
                 .stack_penetration(pose, walker.motor.stack(), &filter),
+            mode: walker.state.mode.name().to_owned(),
         });
     }
 }

@@ -10,7 +10,7 @@ pub enum Action {
     SwitchCharacter,
     /// F1: debug drawing on/off.
     ToggleDebug,
-    /// 1-7: load that shipped scene (index into [`crate::scenes::SHIPPED_SCENES`]).
+    /// 1-8: load that shipped scene (index into [`crate::scenes::SHIPPED_SCENES`]).
     LoadScene(usize),
     /// R: reload the current scene.
     Reload,
@@ -177,6 +177,7 @@ impl Controls {
             KeyCode::Digit5 => Some(Action::LoadScene(4)),
             KeyCode::Digit6 => Some(Action::LoadScene(5)),
             KeyCode::Digit7 => Some(Action::LoadScene(6)),
+            KeyCode::Digit8 => Some(Action::LoadScene(7)),
             KeyCode::KeyR => Some(Action::Reload),
             KeyCode::Escape => Some(Action::Quit),
             _ => None,

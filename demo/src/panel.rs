@@ -271,7 +271,8 @@ pub fn show(
                 .show(ui, |ui| {
                     ui.label(
                         "WASD walk · drag to look · wheel zoom · Space jump · C crouch · \
-                         Tab next character · F1 debug · 1-7 scenes · R restart · Esc quit",
+                         Tab next character · F1 debug · 1-8 scenes · R restart · Esc quit · \
+                         walk into a ladder or vine wall to climb (W up, S down, Space lets go)",
                     );
                 });
         });

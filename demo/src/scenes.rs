@@ -13,7 +13,7 @@ macro_rules! shipped {
 }
 
 /// The scenes shipped in `scenes/`, in the order of the number keys, with their text.
-const SHIPPED: [(&str, &str); 7] = shipped!(
+const SHIPPED: [(&str, &str); 8] = shipped!(
     "galaxy",
     "planet",
     "rocky",
@@ -21,6 +21,7 @@ const SHIPPED: [(&str, &str); 7] = shipped!(
     "playground",
     "platforms",
     "crowd",
+    "traverse",
 );
 
 /// The names of the scenes shipped in `scenes/`, in the order of the number keys.

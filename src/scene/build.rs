@@ -321,6 +321,7 @@ impl SceneFile {
                 let mut desc = part.collider(&item.pose);
                 desc.flags.not_walkable = !item.walkable;
                 desc.flags.two_sided = item.two_sided;
+                desc.flags.climbable = item.climbable;
                 let id = sim.collision.insert(desc).map_err(|e| SceneError::Spawn {
                     path: path.to_owned(),
                     item: item.name.clone(),

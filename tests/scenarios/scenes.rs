@@ -8,7 +8,7 @@ use spherewalk::{Pose, Real};
 use std::path::{Path, PathBuf};
 
 /// The scene files the README promises.
-const SHIPPED: [&str; 7] = [
+const SHIPPED: [&str; 8] = [
     "galaxy",
     "playground",
     "planet",
@@ -16,6 +16,7 @@ const SHIPPED: [&str; 7] = [
     "walls",
     "platforms",
     "crowd",
+    "traverse",
 ];
 
 /// The shipped scenes that hold dynamic bodies, so load only with the `rapier` feature.
@@ -447,6 +448,7 @@ fn trace_records_have_the_documented_fields_and_values() {
         "ground_collider",
         "climbed",
         "max_penetration",
+        "mode",
     ];
     for (k, line) in lines.iter().enumerate() {
         let value: serde_json::Value = serde_json::from_str(line).expect("JSON");
@@ -460,6 +462,12 @@ fn trace_records_have_the_documented_fields_and_values() {
         // t is the time at the end of the step: (step + 1) * dt.
         approx::assert_relative_eq!(row.t, (k as f64 + 1.0) * 0.02, max_relative = 1e-6);
         assert_eq!(row.character, "hero");
+        assert_eq!(row.mode, "walk");
+        // A trace written before modes (no `mode`) reads as walking.
+        let old = line.replace(",\"mode\":\"walk\"", "");
+        assert_ne!(&old, line);
+        let old: TraceRecord = serde_json::from_str(&old).expect("an old record");
+        assert_eq!(old.mode, "walk");
         // Standing on the floor's top where it spawned (1e-4 m: the pushback tolerance).
         approx::assert_abs_diff_eq!(row.pos[0], 1.0, epsilon = 1e-4);
         approx::assert_abs_diff_eq!(row.pos[1], 0.0, epsilon = 1e-4);
@@ -1260,4 +1268,69 @@ fn scene_files_tune_the_dash() {
     assert!(e.to_string().contains("dash.duration"), "{e}");
     let e = parse_err(&bad.replace("duration", "durration"));
     assert!(e.to_string().contains("durration"), "{e}");
+}
+
+/// A scene file flags a collider climbable (`climbable: true` on a `Solid` or an `Obj`) and
+/// tunes climbing in a character's `settings: (climb: (..))`; a field out of range is named.
+#[test]
+fn scene_files_flag_climbable_colliders_and_tune_the_climb() {
+    let text = "Scene(colliders: [Solid(name: \"ladder\", shape: Cuboid(half_extents: (0.5, 3.0, 0.05)), at: (0.0, 3.0, -2.0), climbable: true),\n  Solid(name: \"floor\", shape: Cuboid(half_extents: (5.0, 0.5, 5.0)), at: (0.0, -0.5, 0.0))],\n  characters: [Character(name: \"climber\", stack: Capsule(height: 1.8, radius: 0.3, spheres: 3),\n  settings: (climb: (speed: 1.5)))])";
+    let scene = SceneFile::parse(text, "climb.ron")
+        .and_then(|f| f.build(Path::new("."), Path::new("climb.ron")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let flags: Vec<bool> = scene
+        .sim
+        .collision
+        .iter()
+        .map(|(_, c)| c.flags.climbable)
+        .collect();
+    // The ladder (the first item) and nothing else: not the floor, not the character's body.
+    assert_eq!(flags.iter().filter(|&&c| c).count(), 1, "{flags:?}");
+    assert!(flags[0], "{flags:?}");
+    let mut query = scene.sim.ecs.query::<&Walker>();
+    let climb = query
+        .iter()
+        .next()
+        .expect("one character")
+        .motor
+        .settings()
+        .climb;
+    assert_eq!(climb.speed, 1.5);
+    assert_eq!(climb.mantle_speed, 2.5, "the default, not given");
+    let bad = text.replace("speed: 1.5", "mantle_speed: -1.0");
+    let e = parse_err(&bad);
+    assert!(e.to_string().contains("climb.mantle_speed"), "{e}");
+}
+
+/// `traverse.ron`'s climber walks 1.8 m to the ladder at 2 m/s, climbs its 6 m at the climb
+/// speed (2 m/s), pulls itself up and walks onto the tower's top: after 6.5 s it stands there
+/// (feet at y = 6), past the ladder (x > 8), never deeper than the skin and 1 mm in anything.
+#[test]
+fn traverse_scene_climber_climbs_the_ladder_onto_the_tower() {
+    let mut scene = load("traverse");
+    let climber = entity(&scene, "climber");
+    let mut modes = Vec::new();
+    let mut rows = Vec::new();
+    for step in 0..420 {
+        scene.sim.step();
+        rows.clear();
+        records(&scene.sim, &mut rows);
+        let row = rows
+            .iter()
+            .find(|r| r.character == "climber")
+            .expect("the climber's record");
+        assert!(
+            row.max_penetration <= 0.011,
+            "step {step}: {}",
+            row.max_penetration
+        );
+        if modes.last() != Some(&row.mode) {
+            modes.push(row.mode.clone());
+        }
+    }
+    assert_eq!(modes, ["walk", "climb", "mantle", "walk"]);
+    let p = pose(&scene, climber);
+    // Standing on the tower's flat top (1e-3 m: the ground clamp's rest).
+    assert!((p.position.y - 6.0).abs() < 1e-3, "feet at {}", p.position);
+    assert!(p.position.x > 8.5, "feet at {}", p.position);
 }

@@ -158,15 +158,27 @@ pub struct Collider {
     pub walkable: bool,
     /// Mesh and heightfield triangles collide from both sides.
     pub two_sided: bool,
+    /// Characters climb it: a ladder, a vine wall, a ceiling
+    /// ([`spherewalk_core::ColliderFlags::climbable`]).
+    pub climbable: bool,
 }
 
 impl Collider {
-    /// A walkable, one-sided collider of `shape`.
+    /// A walkable, one-sided collider of `shape`, not climbable.
     pub fn new(shape: SharedShape) -> Self {
         Self {
             shape,
             walkable: true,
             two_sided: false,
+            climbable: false,
+        }
+    }
+
+    /// The same collider with its `climbable` field set: characters climb it.
+    pub fn climbable(self) -> Self {
+        Self {
+            climbable: true,
+            ..self
         }
     }
 }
@@ -177,6 +189,7 @@ impl std::fmt::Debug for Collider {
             .field("shape", &self.shape.shape_type())
             .field("walkable", &self.walkable)
             .field("two_sided", &self.two_sided)
+            .field("climbable", &self.climbable)
             .finish()
     }
 }

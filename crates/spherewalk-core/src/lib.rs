@@ -156,8 +156,8 @@ pub mod prelude {
 /// and the documented clamps.
 pub mod motor {
     pub use crate::settings::{
-        DashSettings, MAX_PUSHBACK_ITERATIONS, MIN_SKIN_WIDTH, MotorSettings, SettingsError,
-        UpFrame,
+        ClimbSettings, DashSettings, MAX_PUSHBACK_ITERATIONS, MIN_SKIN_WIDTH, MotorSettings,
+        SettingsError, UpFrame,
     };
     pub use crate::state::{Mode, MotorState, MoveIntent, StepInput};
     pub use crate::step::{

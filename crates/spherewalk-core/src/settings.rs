@@ -77,6 +77,9 @@ pub struct MotorSettings {
     pub knock_deceleration: Real,
     /// The dash ([`crate::motor::Mode::Dash`]): its speed, length and cooldown.
     pub dash: DashSettings,
+    /// Climbing ([`crate::motor::Mode::Climb`]) and the mantle at its top
+    /// ([`crate::motor::Mode::Mantle`]): their speeds and the jump off.
+    pub climb: ClimbSettings,
 }
 
 /// A dash's tuning ([`MotorSettings::dash`]): a burst at `speed` for `duration`, along the
@@ -128,6 +131,48 @@ impl DashSettings {
     }
 }
 
+/// Climbing's tuning ([`MotorSettings::climb`]): how fast a character climbs a collider
+/// flagged [`crate::ColliderFlags::climbable`], how hard it jumps off, and how fast it pulls
+/// itself up over the top.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct ClimbSettings {
+    /// Fastest climb along the surface (m/s, > 0): a walk intent at this speed or faster
+    /// climbs at it, a slower one at its own speed. Default 2.
+    pub speed: Real,
+    /// Speed away from the surface (m/s, >= 0) a jump while climbing leaves it with, on top
+    /// of the jump's speed along the surface's up. Default 4.
+    pub jump_off_speed: Real,
+    /// Speed of the mantle over the top (m/s, > 0): up past the edge, then onto the top.
+    /// Default 2.5.
+    pub mantle_speed: Real,
+}
+
+impl Default for ClimbSettings {
+    fn default() -> Self {
+        Self {
+            speed: 2.0,
+            jump_off_speed: 4.0,
+            mantle_speed: 2.5,
+        }
+    }
+}
+
+impl ClimbSettings {
+    /// Checks each field against its range.
+    fn validate(&self) -> Result<(), SettingsError> {
+        check("climb.speed", self.speed, |v| v > 0.0, "> 0")?;
+        check(
+            "climb.jump_off_speed",
+            self.jump_off_speed,
+            |v| v >= 0.0,
+            ">= 0",
+        )?;
+        check("climb.mantle_speed", self.mantle_speed, |v| v > 0.0, "> 0")
+    }
+}
+
 /// Thinnest [`MotorSettings::skin_width`] accepted (m): 10 um. The ground probe and the step
 /// offset look from a skin width or two above the contacts they test; thinner than this is
 /// below what f32 positions resolve a few tens of metres from the origin (7.6 um at 64 m), and
@@ -158,6 +203,7 @@ impl Default for MotorSettings {
             coyote_time: 0.1,
             knock_deceleration: 10.0,
             dash: DashSettings::default(),
+            climb: ClimbSettings::default(),
         }
     }
 }
@@ -224,6 +270,7 @@ impl MotorSettings {
     pub fn validate(&self) -> Result<(), SettingsError> {
         self.validate_reals()?;
         self.dash.validate()?;
+        self.climb.validate()?;
         if self.max_pushback_iterations == 0 {
             return Err(SettingsError::NoPushbackIterations);
         }

@@ -55,6 +55,68 @@ pub enum Mode {
         /// Time left (s).
         left: Real,
     },
+    /// Climbing a collider flagged [`crate::ColliderFlags::climbable`], gravity held off:
+    /// the walk intent moves the character in the surface's plane (into the surface is up it,
+    /// away is down, sideways is sideways; on a ceiling, as on the ground), at most
+    /// [`crate::motor::ClimbSettings::speed`].
+    Climb {
+        /// The climbed surface's normal where the stack touches it (unit, world, from the
+        /// surface toward the character), as of the last step.
+        normal: UnitVec3,
+        /// The collider climbed.
+        collider: ColliderId,
+        /// How far (m) the stack's nearest sphere was from the face beyond its radius, as of
+        /// the last step: the next step's press closes it (to half a skin).
+        gap: Real,
+    },
+    /// Pulling up over an edge onto the ground on top of it (at the top of a climb), at
+    /// [`crate::motor::ClimbSettings::mantle_speed`]: first `rise` metres more along up,
+    /// then along `direction` until stably grounded, for at most `left` seconds more.
+    Mantle {
+        /// Where the top lies from the edge (unit, world, in the character's ground plane).
+        direction: UnitVec3,
+        /// How far (m) the feet still rise before moving onto the top.
+        rise: Real,
+        /// Time left (s) before the mantle gives up and the character walks (or falls).
+        left: Real,
+    },
+}
+
+impl Mode {
+    /// The mode's name in lower case (`"walk"`, `"dash"`, `"climb"`, `"mantle"`), for traces
+    /// and logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Walk => "walk",
+            Self::Dash { .. } => "dash",
+            Self::Climb { .. } => "climb",
+            Self::Mantle { .. } => "mantle",
+        }
+    }
+
+    /// Whether the mode moves along the ground the character stands on (walking, dashing):
+    /// the ground clamp and the grounded pushback apply. Climbing and mantling hold on to
+    /// something else.
+    pub(crate) fn follows_ground(&self) -> bool {
+        matches!(self, Self::Walk | Self::Dash { .. })
+    }
+
+    /// Whether every number the mode holds is finite, its directions unit length (within
+    /// 1e-3) and its times and lengths not negative: what a step accepts from a snapshot.
+    pub(crate) fn is_sane(&self) -> bool {
+        let unit = |u: &UnitVec3| crate::math::is_finite_vec(u) && (u.norm() - 1.0).abs() < 1e-3;
+        let amount = |x: Real| x.is_finite() && x >= 0.0;
+        match self {
+            Self::Walk => true,
+            Self::Dash { direction, left } => unit(direction) && left.is_finite(),
+            Self::Climb { normal, gap, .. } => unit(normal) && gap.is_finite(),
+            Self::Mantle {
+                direction,
+                rise,
+                left,
+            } => unit(direction) && amount(*rise) && left.is_finite(),
+        }
+    }
 }
 
 /// The zero vector, for serde's defaults.

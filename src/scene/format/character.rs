@@ -74,6 +74,37 @@ pub(crate) struct SettingsDesc {
     pub knock_deceleration: Option<Real>,
     /// The dash's tuning (each field optional).
     pub dash: DashDesc,
+    /// Climbing's tuning (each field optional).
+    pub climb: ClimbDesc,
+}
+
+/// Climbing's settings as written (`climb: (speed: 1.5)`): every field optional, the default
+/// when left out. See [`spherewalk_core::motor::ClimbSettings`].
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct ClimbDesc {
+    /// Climb speed (m/s).
+    pub speed: Option<Real>,
+    /// Speed away from the surface a jump leaves it with (m/s).
+    pub jump_off_speed: Option<Real>,
+    /// Speed of the mantle over the top (m/s).
+    pub mantle_speed: Option<Real>,
+}
+
+impl ClimbDesc {
+    /// `climb` with every field given written over it.
+    fn apply(&self, climb: &mut spherewalk_core::motor::ClimbSettings) {
+        let given = [
+            (&mut climb.speed, self.speed),
+            (&mut climb.jump_off_speed, self.jump_off_speed),
+            (&mut climb.mantle_speed, self.mantle_speed),
+        ];
+        for (slot, v) in given {
+            if let Some(v) = v {
+                *slot = v;
+            }
+        }
+    }
 }
 
 /// A dash's settings as written (`dash: (speed: 15.0, duration: 0.25)`): every field
@@ -166,6 +197,7 @@ impl SettingsDesc {
             s.max_pushback_iterations = n;
         }
         self.dash.apply(&mut s.dash);
+        self.climb.apply(&mut s.climb);
         s.validate().map_err(|e| e.to_string())?;
         Ok(s)
     }

@@ -123,6 +123,10 @@ pub(crate) enum ColliderRon {
         /// Whether characters may stand on it.
         #[serde(default = "yes")]
         walkable: bool,
+        /// Whether characters climb it (a ladder, a vine wall, a ceiling): see
+        /// [`spherewalk_core::ColliderFlags::climbable`].
+        #[serde(default)]
+        climbable: bool,
     },
     /// [`generate::stairs`]: a flight climbing along local +X from x = 0.
     Stairs {
@@ -295,6 +299,10 @@ pub(crate) enum ColliderRon {
         /// behind, a face is not there).
         #[serde(default)]
         two_sided: bool,
+        /// Whether characters climb it (a vine wall, a cliff face): see
+        /// [`spherewalk_core::ColliderFlags::climbable`].
+        #[serde(default)]
+        climbable: bool,
         /// Position (m, world).
         #[serde(default)]
         at: Xyz,
@@ -381,6 +389,8 @@ pub(crate) struct ColliderItem {
     pub walkable: bool,
     /// Whether mesh triangles collide from both sides.
     pub two_sided: bool,
+    /// Whether characters climb it.
+    pub climbable: bool,
 }
 
 impl TryFrom<ColliderRon> for ColliderItem {
@@ -422,11 +432,16 @@ impl TryFrom<ColliderRon> for ColliderItem {
         let gen_err = |e: generate::GenerateError| fail(kind, &name, e);
         let mut walkable = true;
         let mut two_sided = false;
+        let mut climbable = false;
         let geometry = match desc {
             ColliderRon::Solid {
-                shape, walkable: w, ..
+                shape,
+                walkable: w,
+                climbable: c,
+                ..
             } => {
                 walkable = w;
+                climbable = c;
                 ColliderSource::Solid(shape.shape().map_err(err)?)
             }
             ColliderRon::Stairs {
@@ -504,9 +519,11 @@ impl TryFrom<ColliderRon> for ColliderItem {
                 path,
                 scale,
                 two_sided: both,
+                climbable: c,
                 ..
             } => {
                 two_sided = both;
+                climbable = c;
                 ColliderSource::Obj {
                     path: PathBuf::from(path),
                     scale: length("scale", scale).map_err(err)?,
@@ -519,6 +536,7 @@ impl TryFrom<ColliderRon> for ColliderItem {
             pose,
             walkable,
             two_sided,
+            climbable,
         })
     }
 }

@@ -130,6 +130,9 @@ fn insert_collider(cw: &mut CharacterWorld, entity: Entity, collider: &Collider,
     if collider.two_sided {
         desc = desc.two_sided();
     }
+    if collider.climbable {
+        desc = desc.climbable();
+    }
     match cw.world.insert(desc) {
         Ok(id) => {
             cw.colliders.insert(entity, id);

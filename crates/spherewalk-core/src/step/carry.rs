@@ -6,7 +6,7 @@ use crate::contact::GroundState;
 use crate::hooks::Surroundings;
 use crate::math::{Point3, Real, UnitVec3, Vec3, is_finite_vec, project_on_plane};
 use crate::pose::Pose;
-use crate::state::MotorState;
+use crate::state::{Mode, MotorState};
 
 /// What the ground carries a character by in one step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -18,8 +18,8 @@ pub(super) struct Carry {
     pub turn: Real,
 }
 
-/// What the ground under a grounded character carries it by this step; nothing off the
-/// ground.
+/// What the ground under a grounded character carries it by this step, or the collider a
+/// climbing one holds ([`Mode::Climb`]: its motion, no belt); nothing off the ground.
 ///
 /// The velocity is the sum of the ground's [`crate::hooks::ContactHooks::surface_velocity`] (projected onto
 /// the ground's plane: a conveyor belt) and the motion of a kinematic collider: its linear
@@ -36,21 +36,26 @@ pub(super) fn carried(
     state: &MotorState,
     dt: Real,
 ) -> Carry {
-    let Some(hit) = state.stable_ground() else {
-        return Carry::default();
+    let (collider, belt) = match (state.mode, state.stable_ground()) {
+        (Mode::Climb { collider, .. }, _) => (collider, Vec3::zeros()),
+        (_, Some(hit)) => {
+            let n = hit.surface_normal;
+            let belt = around.hooks.surface_velocity(hit.collider, &hit.point, &n);
+            // A hook's NaN or infinite velocity is ignored, like a bad intent.
+            let belt = if is_finite_vec(&belt) {
+                project_on_plane(&belt, &n)
+            } else {
+                Vec3::zeros()
+            };
+            (hit.collider, belt)
+        }
+        (_, None) => return Carry::default(),
     };
-    let n = hit.surface_normal;
-    let belt = around.hooks.surface_velocity(hit.collider, &hit.point, &n);
-    // A hook's NaN or infinite velocity is ignored, like a bad intent.
     let mut carry = Carry {
-        velocity: if is_finite_vec(&belt) {
-            project_on_plane(&belt, &n)
-        } else {
-            Vec3::zeros()
-        },
+        velocity: belt,
         turn: 0.0,
     };
-    if let Some(c) = around.geometry.motion(hit.collider) {
+    if let Some(c) = around.geometry.motion(collider) {
         carry.velocity += c.linear;
         let spin = c.angular * dt;
         // The turn this step, as an axis and an angle reduced to one revolution; an angle too

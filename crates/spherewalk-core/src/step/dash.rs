@@ -6,7 +6,7 @@
 
 use super::Step;
 use crate::contact::GroundState;
-use crate::math::{UnitVec3, Vec3, clamp_length, project_on_plane};
+use crate::math::{UnitVec3, Vec3, project_on_plane};
 use crate::settings::DashSettings;
 use crate::state::Mode;
 
@@ -28,8 +28,7 @@ pub(super) fn begin(s: &mut Step<'_>) {
         direction,
         left: s.motor.settings.dash.duration,
     };
-    s.report.mode_changed = Some((Mode::Walk, dash));
-    s.state.mode = dash;
+    super::mode::switch(s, dash);
 }
 
 /// The dash's velocity this step (m/s, world), while one runs: its speed along its direction
@@ -78,16 +77,10 @@ pub(super) fn tick(s: &mut Step<'_>) {
     }
 }
 
-/// Ends the dash: walking again, the cooldown set, and the velocity in the ground plane
-/// brought down to the intent's speed there, so the walk carries on from it; none along up
-/// (the dash had none but what the curve of a turning up gave it), so a fall starts from
-/// rest.
+/// Ends the dash: walking again ([`super::mode::walk_again`]: the velocity brought down to
+/// the intent's, none along up, since the dash had none but what the curve of a turning up
+/// gave it) and the cooldown set.
 fn end(s: &mut Step<'_>, settings: &DashSettings) {
-    let from = s.state.mode;
-    s.state.mode = Mode::Walk;
+    super::mode::walk_again(s);
     s.state.dash_cooldown = settings.cooldown;
-    let up = s.pose.up();
-    let cap = project_on_plane(&s.input.intent.velocity, &up).norm();
-    s.state.velocity = clamp_length(&project_on_plane(&s.state.velocity, &up), cap).0;
-    s.report.mode_changed = Some((from, Mode::Walk));
 }

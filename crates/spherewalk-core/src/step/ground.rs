@@ -37,7 +37,7 @@ const RAY_SIDE: Real = 0.01;
 /// `velocity` (m/s, world) as the landing leaves it. `moved` is what the movement phase did.
 pub(super) fn ground(ctx: &StepContext<'_>, s: &mut Step<'_>, moved: &Moved, mut velocity: Vec3) {
     let rules = ClampRules {
-        clamp: s.was_grounded && !moved.jumped,
+        clamp: s.was_grounded && !moved.jumped && s.state.mode.follows_ground(),
         jumped: moved.jumped,
     };
     let landing = land(ctx, s, rules, &mut velocity);

@@ -6,6 +6,7 @@
 
 mod admit;
 mod carry;
+mod climb;
 mod contacts;
 mod context;
 mod coyote;
@@ -15,6 +16,8 @@ mod frame;
 mod gather;
 mod ground;
 mod knock;
+mod mantle;
+mod mode;
 mod motor;
 mod movement;
 mod pushback;
@@ -200,6 +203,8 @@ impl<'s> Step<'s> {
         self.stairs(&ctx, &moved, &mut velocity);
         // Ground: probe, clamp or hold an edge; the ground state, its events, the velocity kept.
         self.ground(&ctx, &moved, velocity);
+        // Modes: a climb holds on, follows its face or lets go; a mantle rises and ends.
+        self.modes(&ctx, &moved);
         // What the next step inherits: the velocity less the ground's, coyote time, the knock.
         self.inherit(&moved);
         // The report's last measures, and whether the step stayed inside its region.
@@ -275,6 +280,18 @@ impl<'s> Step<'s> {
         phase!(
             "spherewalk: ground",
             ground::ground(ctx, self, moved, velocity)
+        );
+    }
+
+    /// The modes phase, after the ground phase: a walking character that moved into a
+    /// climbable face holds on ([`crate::motor::Mode::Climb`]); a climbing one follows the
+    /// face, lets go onto the ground or off its side, or mantles over its top
+    /// ([`crate::motor::Mode::Mantle`]); a mantle rises and ends once standing. `moved` is
+    /// what the movement phase did.
+    pub fn modes(&mut self, ctx: &StepContext<'_>, moved: &Moved) {
+        phase!(
+            "spherewalk: modes",
+            climb::settle(ctx, self, &moved.start.position)
         );
     }
 

@@ -29,11 +29,19 @@ pub struct Moved {
 /// started and what its pushback found, for the stairs and ground phases.
 pub(super) fn movement(ctx: &StepContext<'_>, s: &mut Step<'_>, velocity: &mut Vec3) -> Moved {
     super::dash::begin(s);
-    let (own, jumped) = match super::dash::velocity(s) {
-        Some(dash) => (dash, false),
+    // The mode's own rule (a dash, a climb, a mantle), else the walk's.
+    let ruled = match super::dash::velocity(s) {
+        Some(dash) => Some((dash, false)),
+        None => {
+            super::climb::velocity(s).or_else(|| super::mantle::velocity(s).map(|v| (v, false)))
+        }
+    };
+    let (own, jumped) = match ruled {
+        Some(ruled) => ruled,
         None => own_velocity(ctx, s, *velocity),
     };
-    let grounded = s.state.ground == GroundState::Grounded;
+    // Climbing and mantling hold on to what they climb, not to the ground.
+    let grounded = s.state.ground == GroundState::Grounded && s.state.mode.follows_ground();
     // The ground's turn about up turns the heading with it.
     super::frame::yaw(s.pose, s.carry.turn);
     let max_speed = s.motor.settings().max_speed;

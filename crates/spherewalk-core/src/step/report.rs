@@ -24,7 +24,9 @@ pub struct InputFlags {
     /// A speed (the intent's, the jump's, the carried velocity's or the resulting one) exceeded
     /// `max_speed` and was clamped to it.
     pub speed_clamped: bool,
-    /// The pose or the motor state held NaN or infinity: the step did nothing.
+    /// The pose or the motor state held NaN or infinity, or its mode a direction that is not
+    /// unit length or a negative length: the step did nothing. (A mode's time left beyond
+    /// what its settings allow is cut to it, unflagged.)
     pub state_invalid: bool,
 }
 

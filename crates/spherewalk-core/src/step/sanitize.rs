@@ -5,10 +5,23 @@ use super::StepReport;
 use crate::math::{Real, clamp_length, is_finite_vec};
 use crate::pose::Pose;
 use crate::settings::MotorSettings;
-use crate::state::{MotorState, MoveIntent, StepInput};
+use crate::state::{Mode, MotorState, MoveIntent, StepInput};
 
 /// Longest gravity vector a step accepts (m/s², about 10 000 g); longer ones are clamped.
 pub const MAX_GRAVITY: Real = 1e5;
+
+/// Longest a mantle may still take (s): a snapshot's longer one is cut to it.
+pub(super) const MAX_MANTLE_TIME: Real = 10.0;
+
+/// The mode's times within what its settings allow (a snapshot from elsewhere may hold
+/// more): a dash's time left at most its duration, a mantle's at most [`MAX_MANTLE_TIME`].
+fn clamp_mode(settings: &MotorSettings, state: &mut MotorState) {
+    match &mut state.mode {
+        Mode::Dash { left, .. } => *left = left.min(settings.dash.duration),
+        Mode::Mantle { left, .. } => *left = left.min(MAX_MANTLE_TIME),
+        _ => {}
+    }
+}
 
 /// Applies the documented clamps of `settings` to the per-step `input` and to the carried
 /// velocity in `state`, flagging each in `report`; `None` when the step must not run (a
@@ -21,7 +34,7 @@ pub(super) fn sanitize(
     report: &mut StepReport,
 ) -> Option<StepInput> {
     let flags = &mut report.flags;
-    if !pose.is_finite() || !is_finite_vec(&state.velocity) {
+    if !pose.is_finite() || !is_finite_vec(&state.velocity) || !state.mode.is_sane() {
         flags.state_invalid = true;
         return None;
     }
@@ -29,6 +42,7 @@ pub(super) fn sanitize(
         flags.dt_invalid = true;
         return None;
     }
+    clamp_mode(settings, state);
     let mut clean = *input;
     if clean.dt > settings.max_dt {
         clean.dt = settings.max_dt;

@@ -382,12 +382,7 @@ impl Geometry for CollisionWorld {
         self.overlap_aabb(aabb, filter, ids);
         for &id in ids.iter() {
             if let Some(c) = self.get(id) {
-                let owner = Owner {
-                    collider: id,
-                    walkable: !c.flags.not_walkable,
-                    character: c.flags.character,
-                    two_sided: c.flags.two_sided,
-                };
+                let owner = Owner::new(id, &c.flags);
                 match &c.solids {
                     Some(solids) => solids.push(owner, &c.pose, aabb, out),
                     None => Decompose {

@@ -20,11 +20,24 @@ pub(crate) struct Owner {
     pub(crate) walkable: bool,
     /// A character's body ([`super::ColliderFlags::character`]).
     pub(crate) character: bool,
+    /// Climbable ([`super::ColliderFlags::climbable`]).
+    pub(crate) climbable: bool,
     /// Triangles are pushed twice, once per side.
     pub(crate) two_sided: bool,
 }
 
 impl Owner {
+    /// The owner `collider` with what its primitives carry of its `flags`.
+    pub(crate) fn new(collider: ColliderId, flags: &super::ColliderFlags) -> Self {
+        Self {
+            collider,
+            walkable: !flags.not_walkable,
+            character: flags.character,
+            climbable: flags.climbable,
+            two_sided: flags.two_sided,
+        }
+    }
+
     /// Appends the solid `(shape, box)` (world) of this collider to `out`; a compound `part`
     /// only when its box overlaps `region` (world, m), the whole collider's box having passed
     /// the broadphase already.
@@ -42,6 +55,7 @@ impl Owner {
             collider: self.collider,
             walkable: self.walkable,
             character: self.character,
+            climbable: self.climbable,
             aabb,
             shape,
         });
@@ -145,6 +159,7 @@ impl Decompose<'_> {
                 collider: self.owner.collider,
                 walkable: self.owner.walkable,
                 character: self.owner.character,
+                climbable: self.owner.climbable,
                 aabb,
                 shape: PrimitiveShape::Triangle { corners, normal },
             });

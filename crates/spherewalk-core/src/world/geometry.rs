@@ -71,12 +71,7 @@ pub fn shape_primitives(
     out: &mut Vec<Primitive>,
 ) {
     let (shape, pose) = placed;
-    let owner = Owner {
-        collider,
-        walkable: !flags.not_walkable,
-        character: flags.character,
-        two_sided: flags.two_sided,
-    };
+    let owner = Owner::new(collider, flags);
     let faces = None;
     Decompose {
         owner,

@@ -74,6 +74,11 @@ pub struct ColliderFlags {
     /// ground) is not reported crushed ([`crate::StepReport::crushed`]).
     #[cfg_attr(feature = "serde", serde(default))]
     pub character: bool,
+    /// Characters climb this collider ([`crate::motor::Mode::Climb`]): one that moves into
+    /// a face of it too steep to stand on (a ladder, a vine wall, a net, a ceiling) holds on
+    /// and climbs it, gravity held off (see [`crate::motor::ClimbSettings`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub climbable: bool,
 }
 
 /// Selects which colliders a query sees.
@@ -172,6 +177,12 @@ impl ColliderDesc {
     /// Keeps the collider in the world's cell grid ([`ColliderFlags::grid`]).
     pub fn on_grid(mut self) -> Self {
         self.flags.grid = true;
+        self
+    }
+
+    /// Marks the collider as climbable ([`ColliderFlags::climbable`]).
+    pub fn climbable(mut self) -> Self {
+        self.flags.climbable = true;
         self
     }
 
@@ -387,6 +398,7 @@ mod tests {
             collider: ColliderId::new(0, 0),
             walkable: true,
             character: false,
+            climbable: false,
             aabb,
             shape: PrimitiveShape::Ball {
                 centre: aabb.center(),

@@ -71,6 +71,8 @@ pub struct Primitive {
     pub walkable: bool,
     /// True for a character's body ([`super::ColliderFlags::character`]).
     pub character: bool,
+    /// True when the collider is climbable ([`super::ColliderFlags::climbable`]).
+    pub climbable: bool,
     /// World bounding box of the primitive (m).
     pub aabb: Aabb,
     /// Its geometry (world frame).

@@ -5,6 +5,7 @@
 use crate::common::*;
 use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
+use spherewalk_core::motor::Mode;
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
     GroundState, Motor, MotorSettings, MotorState, MoveIntent, Point3, Pose, Quat, Real,
@@ -615,6 +616,91 @@ fn nan_state_velocity_is_a_flagged_no_op() {
     );
     assert_eq!(pose_bits(&r.pose), pose_bits(&pose));
     assert_eq!(velocity_bits(&r.state), velocity);
+}
+
+/// A mode from a hostile snapshot (a NaN or non-unit direction, a negative or NaN length)
+/// makes the step a flagged no-op that leaves the character where it was; a time left beyond
+/// what the settings allow is cut to it: a dash to its duration, a mantle to 10 s.
+#[test]
+fn a_hostile_mode_is_refused_or_cut_to_its_range() {
+    let unit = spherewalk_core::UnitVec3::new_unchecked;
+    let wall = spherewalk_core::ColliderId::new(1, 0);
+    let bad = [
+        Mode::Dash {
+            direction: unit(Vec3::new(Real::NAN, 0.0, 0.0)),
+            left: 0.1,
+        },
+        Mode::Dash {
+            direction: unit(Vec3::new(1.0, 0.0, 0.0)),
+            left: Real::INFINITY,
+        },
+        Mode::Climb {
+            normal: unit(Vec3::new(3.0, 0.0, 0.0)),
+            collider: wall,
+            gap: 0.0,
+        },
+        Mode::Climb {
+            normal: unit(Vec3::new(-1.0, 0.0, 0.0)),
+            collider: wall,
+            gap: Real::NAN,
+        },
+        Mode::Mantle {
+            direction: unit(Vec3::new(0.0, 0.0, 1.0)),
+            rise: -1.0,
+            left: 0.5,
+        },
+        Mode::Mantle {
+            direction: unit(Vec3::new(0.0, 0.0, 1.0)),
+            rise: 0.2,
+            left: Real::NAN,
+        },
+    ];
+    for mode in bad {
+        let mut r = standing();
+        r.state.mode = mode;
+        let (pose, state) = (pose_bits(&r.pose), velocity_bits(&r.state));
+        step_raw(
+            &mut r,
+            MoveIntent::walk(Vec3::new(0.0, 0.0, -3.0)),
+            gravity(),
+            DT,
+        );
+        assert!(r.report.flags.state_invalid, "{mode:?}");
+        assert_eq!(pose_bits(&r.pose), pose, "{mode:?}");
+        assert_eq!(velocity_bits(&r.state), state, "{mode:?}");
+    }
+    // A dash with a year left runs the default 0.2 s (12 steps) and no more.
+    let mut r = standing();
+    r.state.mode = Mode::Dash {
+        direction: unit(Vec3::new(0.0, 0.0, -1.0)),
+        left: 3.0e7,
+    };
+    let mut steps = 0;
+    while matches!(r.state.mode, Mode::Dash { .. }) {
+        step_raw(
+            &mut r,
+            MoveIntent::walk(Vec3::new(0.0, 0.0, -3.0)),
+            gravity(),
+            DT,
+        );
+        steps += 1;
+        assert!(steps <= 12, "the dash ran past its duration");
+    }
+    assert_eq!(steps, 12);
+    // A mantle with a year left gives up within 10 s (600 steps) where it cannot stand.
+    let mut r = hovering();
+    r.state.mode = Mode::Mantle {
+        direction: unit(Vec3::new(0.0, 0.0, 1.0)),
+        rise: 0.0,
+        left: 3.0e7,
+    };
+    let mut steps = 0;
+    while matches!(r.state.mode, Mode::Mantle { .. }) {
+        step_raw(&mut r, MoveIntent::default(), gravity(), DT);
+        steps += 1;
+        assert!(steps <= 600, "the mantle ran past 10 s");
+    }
+    assert!(steps >= 590, "{steps}");
 }
 
 #[test]

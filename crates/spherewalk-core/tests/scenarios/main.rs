@@ -12,6 +12,7 @@
 mod backfaces;
 mod bad_input;
 mod carry;
+mod climb;
 mod common;
 mod composed;
 mod dash;

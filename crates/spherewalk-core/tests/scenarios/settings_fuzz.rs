@@ -139,15 +139,22 @@ impl Drawn {
         s.dash.speed = r[7].min(30.0);
         s.dash.duration = r[6];
         s.dash.cooldown = r[9];
+        // Climbing at any speed > 0 up to 30 m/s (the same draw and reason), jumping off at
+        // any speed >= 0 (air_acceleration's), mantling at any speed > 0 up to 30 m/s.
+        s.climb.speed = r[7].min(30.0);
+        s.climb.jump_off_speed = r[8];
+        s.climb.mantle_speed = r[7].min(30.0);
         s
     }
 }
 
-/// Floor (top y = 0), a wall, a 30 degree ramp, a box and a lift that rises and falls.
+/// Floor (top y = 0), a climbable wall, a 30 degree ramp, a box and a lift that rises and
+/// falls.
 fn course() -> (Scene, spherewalk_core::ColliderId) {
     let mut scene = Scene::new(Frame::world_up());
     scene.add_floor(50.0);
-    scene.add_box([3.0, 0.0, -10.0], [4.0, 3.0, 10.0]);
+    let wall = spherewalk_core::ColliderDesc::new(SharedShape::cuboid(0.5, 1.5, 10.0)).climbable();
+    scene.add_desc(wall, Iso::translation(3.5, 1.5, 0.0));
     scene.add_ramp(30.0, 6.0, -8.0);
     scene.add_box([-2.0, 0.0, 2.0], [-1.0, 0.4, 3.0]);
     let lift = scene.add(
