@@ -159,7 +159,7 @@ pub struct Collider {
     /// Mesh and heightfield triangles collide from both sides.
     pub two_sided: bool,
     /// Characters climb it: a ladder, a vine wall, a ceiling
-    /// ([`spherewalk_core::ColliderFlags::climbable`]).
+    /// ([`spherewalk_core::world::ColliderFlags::climbable`]).
     pub climbable: bool,
 }
 

@@ -132,7 +132,7 @@ impl DashSettings {
 }
 
 /// Climbing's tuning ([`MotorSettings::climb`]): how fast a character climbs a collider
-/// flagged [`crate::ColliderFlags::climbable`], how hard it jumps off, and how fast it pulls
+/// flagged [`crate::world::ColliderFlags::climbable`], how hard it jumps off, and how fast it pulls
 /// itself up over the top.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -55,7 +55,7 @@ pub enum Mode {
         /// Time left (s).
         left: Real,
     },
-    /// Climbing a collider flagged [`crate::ColliderFlags::climbable`], gravity held off:
+    /// Climbing a collider flagged [`crate::world::ColliderFlags::climbable`], gravity held off:
     /// the walk intent moves the character in the surface's plane (into the surface is up it,
     /// away is down, sideways is sideways; on a ceiling, as on the ground), at most
     /// [`crate::motor::ClimbSettings::speed`].

@@ -124,7 +124,7 @@ pub(crate) enum ColliderRon {
         #[serde(default = "yes")]
         walkable: bool,
         /// Whether characters climb it (a ladder, a vine wall, a ceiling): see
-        /// [`spherewalk_core::ColliderFlags::climbable`].
+        /// [`spherewalk_core::world::ColliderFlags::climbable`].
         #[serde(default)]
         climbable: bool,
     },
@@ -300,7 +300,7 @@ pub(crate) enum ColliderRon {
         #[serde(default)]
         two_sided: bool,
         /// Whether characters climb it (a vine wall, a cliff face): see
-        /// [`spherewalk_core::ColliderFlags::climbable`].
+        /// [`spherewalk_core::world::ColliderFlags::climbable`].
         #[serde(default)]
         climbable: bool,
         /// Position (m, world).

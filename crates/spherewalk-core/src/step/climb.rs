@@ -1,5 +1,5 @@
 //! Climb: a character that moves into a face of a collider flagged
-//! [`crate::ColliderFlags::climbable`] too steep to stand on holds on ([`Mode::Climb`]), and
+//! [`crate::world::ColliderFlags::climbable`] too steep to stand on holds on ([`Mode::Climb`]), and
 //! the walk intent moves it in the surface's plane with gravity held off: into a wall is up
 //! it, away is down, sideways is sideways, and on a ceiling the intent moves it as on the
 //! ground. A jump lets go, away from the surface; so does moving off its face, at the bottom
