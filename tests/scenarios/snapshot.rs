@@ -219,3 +219,30 @@ fn a_snapshot_from_before_physics_is_refused() {
     run(&mut sim, 20);
     assert_refused(&mut sim, &early, SnapshotError::NoPhysics);
 }
+
+/// Modes are saved: `traverse.ron`'s climber saved half-way up its ladder (climbing), then
+/// run 150 steps through the mantle onto the tower, replays those steps bit for bit from the
+/// snapshot, and from the snapshot after a JSON round trip.
+#[test]
+fn a_climb_saved_mid_ladder_replays_exactly() {
+    let mut sim = load("traverse");
+    run(&mut sim, 200);
+    let climbing = sim
+        .ecs
+        .query::<(&spherewalk::components::Name, &Walker)>()
+        .iter()
+        .find(|(n, _)| n.0 == "climber")
+        .map(|(_, w)| w.state.mode);
+    assert!(
+        matches!(climbing, Some(spherewalk_core::motor::Mode::Climb { .. })),
+        "{climbing:?}"
+    );
+    let saved = sim.snapshot();
+    let first = run(&mut sim, 150);
+    sim.restore(&saved).expect("same sim");
+    assert!(first == run(&mut sim, 150), "the replay differs");
+    let text = serde_json::to_string(&saved).expect("serialize");
+    let read: Snapshot = serde_json::from_str(&text).expect("deserialize");
+    sim.restore(&read).expect("same sim");
+    assert!(first == run(&mut sim, 150), "the replay from JSON differs");
+}
