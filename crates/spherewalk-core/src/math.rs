@@ -47,12 +47,21 @@ pub fn any_perpendicular(axis: &UnitVec3) -> UnitVec3 {
 /// `v` scaled down to length `max` when it is longer, and whether it was. Overflow-safe: a
 /// finite vector whose length does not fit in `f32` (components near `f32::MAX`) is clamped
 /// along its true direction instead of turning into infinity or NaN. `v` must be finite.
+// NOTE: the quick test inlined, the rest out of line: once the modes called it too, the
+// compiler stopped inlining the whole (in perf it showed as its own symbol, 3 % of the
+// planet step bench).
+#[inline]
 pub fn clamp_length(v: &Vec3, max: Real) -> (Vec3, bool) {
     // Clearly shorter than `max` (with room for rounding far above the exact test's): kept
     // without the overflow-safe measure below, which costs divisions and a square root.
     if max >= 0.0 && v.norm_squared() <= max * max * (1.0 - 1e-4) {
         return (*v, false);
     }
+    clamp_measured(v, max)
+}
+
+/// [`clamp_length`] past its quick test: the overflow-safe measure.
+fn clamp_measured(v: &Vec3, max: Real) -> (Vec3, bool) {
     let scale = v.amax();
     if scale <= 0.0 || !scale.is_finite() {
         return (*v, false);
