@@ -32,7 +32,7 @@ usage: spherewalk-demo [SCENE.ron] [--debug] [--hide-ui] [--size WxH] [--frames 
        spherewalk-demo --headless [--frames N] [--screenshot OUT.png] [--scene FILE] [--size WxH] [--debug] [--hide-ui]
 
 Plays scenes/galaxy.ron by default. Keys: WASD move (camera-relative), mouse drag look,
-wheel zoom, Space jump, C crouch, Tab switch character, F1 debug draw, 1-8 shipped scenes,
+wheel zoom, Space jump, Shift dash, C crouch, Tab switch character, F1 debug draw, 1-8 shipped scenes,
 R restart, Esc quit.
 Backends: Vulkan then GL; set WGPU_BACKEND=vulkan|gl to choose.";
 

@@ -31,6 +31,8 @@ pub struct Controls {
     pub jump_pressed: bool,
     /// Crouch key held.
     crouch_key: bool,
+    /// Dash (Shift) pressed since the last frame took it.
+    pub dash_pressed: bool,
     /// The gamepad's part.
     pad: Pad,
     dragging: bool,
@@ -162,6 +164,7 @@ impl Controls {
                 self.jump_key = down;
             }
             KeyCode::KeyC | KeyCode::ControlLeft => self.crouch_key = down,
+            KeyCode::ShiftLeft | KeyCode::ShiftRight => self.dash_pressed |= down && !repeat,
             _ => {}
         }
         if !down || repeat {

@@ -270,7 +270,7 @@ pub fn show(
                 .default_open(false)
                 .show(ui, |ui| {
                     ui.label(
-                        "WASD walk · drag to look · wheel zoom · Space jump · C crouch · \
+                        "WASD walk · drag to look · wheel zoom · Space jump · Shift dash · C crouch · \
                          Tab next character · F1 debug · 1-8 scenes · R restart · Esc quit · \
                          walk into a ladder or vine wall to climb (W up, S down, Space lets go)",
                     );

@@ -155,6 +155,9 @@ impl Play {
             if std::mem::take(&mut controls.jump_pressed) {
                 input.press_jump();
             }
+            if std::mem::take(&mut controls.dash_pressed) {
+                input.press_dash();
+            }
             input.jump = controls.jump();
             input.crouch = controls.crouch();
             input.camera = self.camera.orientation();

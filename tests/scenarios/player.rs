@@ -163,3 +163,55 @@ fn the_character_turns_to_face_where_it_walks() {
     let v = sim.character(e).expect("character").velocity;
     assert_abs_diff_eq!(v, Vec3::new(5.0, 0.0, 0.0), epsilon = 1e-4);
 }
+
+/// A dash press (`PlayerInput::press_dash`) is latched like a jump's: walking forward at
+/// 5 m/s, the next step dashes (`ModeChanged` to a dash) at the default 12 m/s for 12 steps
+/// (0.2 s: 2.4 m), and a press during the dash or its cooldown asks for nothing more.
+#[test]
+fn a_dash_press_dashes_once_at_the_next_step() {
+    let mut sim = floor_sim();
+    let e = player(&mut sim, Point3::origin());
+    with_input(&mut sim, e, |i| i.axes = [0.0, 1.0]);
+    for _ in 0..30 {
+        sim.step();
+    }
+    sim.drain_events();
+    let start = sim.character(e).expect("character").pose.position;
+    with_input(&mut sim, e, |i| i.press_dash());
+    sim.step();
+    let began = sim.drain_events().any(|ev| {
+        ev.entity == e
+            && matches!(
+                ev.kind,
+                EventKind::ModeChanged {
+                    to: spherewalk_core::motor::Mode::Dash { .. },
+                    ..
+                }
+            )
+    });
+    assert!(began, "the press did not dash");
+    for k in 1..12 {
+        // Pressed again while dashing: ignored.
+        with_input(&mut sim, e, |i| i.press_dash());
+        sim.step();
+        let mode = mode_of(&sim, e);
+        assert_eq!(
+            k == 11,
+            mode == spherewalk_core::motor::Mode::Walk,
+            "step {k}: {mode:?}"
+        );
+    }
+    let moved = (sim.character(e).expect("character").pose.position - start).norm();
+    // 12 steps at 12 m/s (f32 over 12 steps: 1e-3 m).
+    assert_abs_diff_eq!(moved, 2.4, epsilon = 1e-3);
+    // The press of the last step came during the dash: the cooldown starts with no dash.
+    sim.step();
+    let mode = mode_of(&sim, e);
+    assert_eq!(mode, spherewalk_core::motor::Mode::Walk);
+}
+
+/// The mode `e` follows after its last step.
+fn mode_of(sim: &Sim, e: Entity) -> spherewalk_core::motor::Mode {
+    let walker = sim.ecs.get::<&spherewalk::components::Walker>(e);
+    walker.expect("a character").state.mode
+}

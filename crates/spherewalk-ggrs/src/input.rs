@@ -8,7 +8,8 @@ use spherewalk::{Quat, Real, UnitVec3, Vec3};
 /// One player's input for one frame, quantised as a game sends it: 6 bytes.
 ///
 /// - `axes`: the walk stick, x right and y forward, each in [-127, 127] for [-1, 1];
-/// - `buttons`: [`NetInput::JUMP`] and [`NetInput::CROUCH`] held;
+/// - `buttons`: [`NetInput::JUMP`] and [`NetInput::CROUCH`] held, [`NetInput::DASH`]
+///   pressed;
 /// - `heading`: the camera's heading, a turn about the world's +Y axis in 1/65536 of a turn
 ///   (0 looks along -Z, a quarter turn along -X), which "forward" follows.
 ///
@@ -20,7 +21,7 @@ use spherewalk::{Quat, Real, UnitVec3, Vec3};
 pub struct NetInput {
     /// Walk stick: x right, y forward, each in [-127, 127].
     pub axes: [i8; 2],
-    /// Buttons held: [`NetInput::JUMP`], [`NetInput::CROUCH`].
+    /// Buttons: [`NetInput::JUMP`], [`NetInput::CROUCH`] held, [`NetInput::DASH`] pressed.
     pub buttons: u8,
     /// Unused; zero (keeps the struct free of padding).
     pub reserved: u8,
@@ -33,6 +34,9 @@ impl NetInput {
     pub const JUMP: u8 = 1;
     /// Crouch held.
     pub const CROUCH: u8 = 2;
+    /// Dash pressed this frame (set it on the frame the button goes down: each frame that
+    /// holds it asks for a dash, which the motor takes once its cooldown is over).
+    pub const DASH: u8 = 4;
 
     /// Quantises a frame's controls: `axes` each in [-1, 1] (clamped; NaN counts as 0),
     /// `heading` in radians about world +Y (any value; wrapped to one turn).
@@ -75,12 +79,15 @@ impl NetInput {
     }
 
     /// Writes this frame's controls into a character's `input`: the stick, jump and crouch
-    /// held, and the camera. Speeds, the jump buffer and what `input` remembers between steps
+    /// held, a dash pressed, and the camera. Speeds, the jump buffer and what `input` remembers between steps
     /// (a press being held) are kept.
     pub fn apply(&self, input: &mut PlayerInput) {
         input.axes = self.stick();
         input.jump = self.buttons & Self::JUMP != 0;
         input.crouch = self.buttons & Self::CROUCH != 0;
+        if self.buttons & Self::DASH != 0 {
+            input.press_dash();
+        }
         input.camera = self.camera();
     }
 }

@@ -45,6 +45,8 @@ pub struct PlayerInput {
     held_before: bool,
     buffered: Real,
     rising: bool,
+    #[cfg_attr(feature = "serde", serde(default))]
+    dash_pressed: bool,
 }
 
 impl PlayerInput {
@@ -52,6 +54,12 @@ impl PlayerInput {
     /// button is up again by then.
     pub fn press_jump(&mut self) {
         self.pressed = true;
+    }
+
+    /// Latches a dash press: the next step's intent asks for a dash
+    /// ([`MoveIntent::dash`]; the motor ignores it while one runs or cools down).
+    pub fn press_dash(&mut self) {
+        self.dash_pressed = true;
     }
 }
 
@@ -71,6 +79,7 @@ impl Default for PlayerInput {
             held_before: false,
             buffered: 0.0,
             rising: false,
+            dash_pressed: false,
         }
     }
 }
@@ -198,8 +207,8 @@ impl PlayerInput {
     /// The intent of `walker`'s next step of `dt` seconds: the stick relative to the camera,
     /// projected onto the walker's ground plane (so "forward" on a wall or a planet is where
     /// the camera looks along that surface), facing where it walks; a latched or buffered jump
-    /// press. A jump let go while rising cuts the walker's upward velocity here (see
-    /// [`PlayerInput::jump_cut`]).
+    /// press; a latched dash press ([`PlayerInput::press_dash`]), taken. A jump let go while
+    /// rising cuts the walker's upward velocity here (see [`PlayerInput::jump_cut`]).
     pub fn steer(&mut self, walker: &mut Walker, dt: Real) -> MoveIntent {
         let pose = &walker.pose;
         let up = pose.up();
@@ -225,7 +234,7 @@ impl PlayerInput {
             yaw_rate: 0.0,
             facing: UnitVec3::try_new(stick, 1e-3),
             turn_rate: self.turn_rate,
-            dash: false,
+            dash: std::mem::take(&mut self.dash_pressed),
         };
         self.cut_jump(&mut walker.state, &up, jumped);
         intent
