@@ -91,19 +91,23 @@ pub(crate) struct ClimbDesc {
     pub mantle_speed: Option<Real>,
 }
 
+/// Writes each value given over its slot: the settings a scene file names, over the defaults.
+fn overwrite<const N: usize>(given: [(&mut Real, Option<Real>); N]) {
+    for (slot, v) in given {
+        if let Some(v) = v {
+            *slot = v;
+        }
+    }
+}
+
 impl ClimbDesc {
     /// `climb` with every field given written over it.
     fn apply(&self, climb: &mut spherewalk_core::motor::ClimbSettings) {
-        let given = [
+        overwrite([
             (&mut climb.speed, self.speed),
             (&mut climb.jump_off_speed, self.jump_off_speed),
             (&mut climb.mantle_speed, self.mantle_speed),
-        ];
-        for (slot, v) in given {
-            if let Some(v) = v {
-                *slot = v;
-            }
-        }
+        ]);
     }
 }
 
@@ -125,16 +129,11 @@ pub(crate) struct DashDesc {
 impl DashDesc {
     /// `dash` with every field given written over it.
     fn apply(&self, dash: &mut spherewalk_core::motor::DashSettings) {
-        let given = [
+        overwrite([
             (&mut dash.speed, self.speed),
             (&mut dash.duration, self.duration),
             (&mut dash.cooldown, self.cooldown),
-        ];
-        for (slot, v) in given {
-            if let Some(v) = v {
-                *slot = v;
-            }
-        }
+        ]);
         if let Some(stop) = self.stop_at_walls {
             dash.stop_at_walls = stop;
         }

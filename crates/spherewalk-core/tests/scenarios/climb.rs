@@ -3,10 +3,10 @@
 //! with gravity off, a jump lets go, and at the top the character pulls itself up and stands.
 //! In every frame: flat ground, tilted, and on a planet.
 
-use crate::common::{DT, Frame, Runner, Scene, capsule_motor};
+use crate::common::{DT, Frame, Runner, Scene, capsule_motor, mode_changes};
 use approx::assert_abs_diff_eq;
 use spherewalk_core::math::Iso;
-use spherewalk_core::motor::{ClimbSettings, Mode, StepEvent};
+use spherewalk_core::motor::{ClimbSettings, Mode};
 use spherewalk_core::parry3d::shape::SharedShape;
 use spherewalk_core::{
     ColliderDesc, ColliderId, GroundState, MotorSettings, MoveIntent, Point3, Real, UpFrame, Vec3,
@@ -44,17 +44,6 @@ fn before_wall(frame: Frame, settings: MotorSettings) -> Runner {
     // Down to 1 m below the floor: on the planet the ground falls away from the pole.
     climbable_box(&mut scene, [1.0, -1.0, -2.0], [3.0, 6.0, 2.0]);
     standing_in(scene, settings)
-}
-
-/// The mode changes the last step reported.
-fn changes(r: &Runner) -> Vec<(Mode, Mode)> {
-    r.report
-        .events()
-        .filter_map(|e| match e {
-            StepEvent::ModeChanged { from, to } => Some((from, to)),
-            _ => None,
-        })
-        .collect()
 }
 
 fn is_climb(mode: Mode) -> bool {
@@ -199,7 +188,7 @@ fn a_jump_lets_go_of_the_wall_away_from_it() {
             ..MoveIntent::default()
         });
         assert!(
-            matches!(changes(&r)[..], [(Mode::Climb { .. }, Mode::Walk)]),
+            matches!(mode_changes(&r)[..], [(Mode::Climb { .. }, Mode::Walk)]),
             "{name}"
         );
         assert!(r.report.jumped, "{name}");
@@ -246,7 +235,7 @@ fn climbing_down_to_the_floor_walks_again() {
             "{name}: {steps} steps down from {top}"
         );
         assert!(
-            matches!(changes(&r)[..], [(Mode::Climb { .. }, Mode::Walk)]),
+            matches!(mode_changes(&r)[..], [(Mode::Climb { .. }, Mode::Walk)]),
             "{name}"
         );
         assert_eq!(r.state.ground, GroundState::Grounded, "{name}");

@@ -333,6 +333,19 @@ impl Runner {
     }
 }
 
+/// The mode changes (from, to) the runner's last step reported.
+pub fn mode_changes(
+    r: &Runner,
+) -> Vec<(spherewalk_core::motor::Mode, spherewalk_core::motor::Mode)> {
+    r.report
+        .events()
+        .filter_map(|e| match e {
+            spherewalk_core::motor::StepEvent::ModeChanged { from, to } => Some((from, to)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Unit vector helper.
 pub fn unit(v: Vec3) -> UnitVec3 {
     UnitVec3::new_normalize(v)

@@ -2,9 +2,9 @@
 //! its duration, along the ground or level in the air with gravity held off, ended early by
 //! a wall, then a cooldown. In every frame: flat ground, tilted, and on a planet.
 
-use crate::common::{DT, Frame, Runner, Scene, capsule_motor};
+use crate::common::{DT, Frame, Runner, Scene, capsule_motor, mode_changes};
 use approx::assert_abs_diff_eq;
-use spherewalk_core::motor::{DashSettings, Mode, StepEvent};
+use spherewalk_core::motor::{DashSettings, Mode};
 use spherewalk_core::{GroundState, MotorSettings, MoveIntent, Point3, Vec3};
 
 /// A character standing at the scene's origin (on a floor, or on the planet), settled.
@@ -30,17 +30,6 @@ fn step(r: &mut Runner, local: Vec3, dash: bool) {
         ..MoveIntent::walk(r.scene.frame.vec_to_world(&local))
     };
     r.step_intent(intent);
-}
-
-/// The mode changes the last step reported.
-fn changes(r: &Runner) -> Vec<(Mode, Mode)> {
-    r.report
-        .events()
-        .filter_map(|e| match e {
-            StepEvent::ModeChanged { from, to } => Some((from, to)),
-            _ => None,
-        })
-        .collect()
 }
 
 fn is_dash(mode: Mode) -> bool {
@@ -69,7 +58,7 @@ fn a_ground_dash_runs_its_speed_for_its_duration_in_every_frame() {
             );
             assert!(r.penetration() <= 0.01 + 1e-3, "{} step {k}", frame.name);
             // A dash begins on the first step, with its whole duration, and ends on the last.
-            let changed = changes(&r);
+            let changed = mode_changes(&r);
             match k {
                 1 => assert!(
                     matches!(changed[..], [(Mode::Walk, Mode::Dash { left, .. })] if left == dash.duration)
@@ -187,7 +176,7 @@ fn the_cooldown_spaces_dashes() {
     let mut began = Vec::new();
     for k in 1..=60 {
         step(&mut r, Vec3::new(1.0, 0.0, 0.0), true);
-        if changes(&r).iter().any(|(_, to)| is_dash(*to)) {
+        if mode_changes(&r).iter().any(|(_, to)| is_dash(*to)) {
             began.push(k);
         }
     }
