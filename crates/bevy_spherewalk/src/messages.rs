@@ -27,7 +27,8 @@ pub enum CharacterEvent {
     LeftGround,
     /// Jumped this step.
     Jumped,
-    /// The movement rule changed (the core's [`Mode`]): a dash began or ended.
+    /// The movement rule changed (the core's [`Mode`]): a dash, a climb or a mantle began or
+    /// ended.
     ModeChanged {
         /// The rule before the step.
         from: Mode,

@@ -828,3 +828,48 @@ fn teleports_written_from_update_all_land_at_30_60_and_144_fps() {
         assert_eq!(teleports_landed(fps), 20, "at {fps} fps");
     }
 }
+
+/// Walks into a climbable 3 m wall (`Collider::climbable`) with the intent written from
+/// `Update` at `fps` frames a second, with the plugin's defaults (64 Hz fixed steps,
+/// interpolation on), for 2.5 s: the modes it went through, and where its feet are.
+fn climb_at(fps: f64) -> (Vec<&'static str>, Vec3) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SpherewalkPlugin::default()));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs_f64(1.0 / fps),
+    ));
+    floor(&mut app);
+    app.world_mut().spawn((
+        Collider::new(SharedShape::cuboid(1.0, 1.5, 2.0)).climbable(),
+        Transform::from_xyz(2.0, 1.5, 0.0),
+    ));
+    let hero = hero(&mut app, Vec3::ZERO);
+    app.add_systems(Update, |mut intents: Query<&mut CharacterIntent>| {
+        for mut intent in &mut intents {
+            intent.walk = Vec3::new(2.0, 0.0, 0.0);
+        }
+    });
+    let mut modes = vec!["walk"];
+    for _ in 0..(2.5 * fps) as u32 {
+        app.update();
+        for m in drain(&mut app) {
+            if let CharacterEvent::ModeChanged { to, .. } = m.event {
+                modes.push(to.name());
+            }
+        }
+    }
+    (modes, position(&app, hero))
+}
+
+#[test]
+fn a_climbable_wall_is_climbed_and_mantled_at_30_60_and_144_fps() {
+    for fps in [30.0, 60.0, 144.0] {
+        let (modes, at) = climb_at(fps);
+        assert_eq!(modes, ["walk", "climb", "mantle", "walk"], "at {fps} fps");
+        // On the wall's top (y = 3; the transform blends two fixed steps' poses, both on
+        // the flat top: 1e-3 m), walking on past its edge at x = 1 (0.35 s to the wall,
+        // 1.35 s up it, 0.2 s of mantle, then 2 m/s: near x = 2.1, short of its far side at 3).
+        assert_abs_diff_eq!(at.y, 3.0, epsilon = 1e-3);
+        assert!(at.x > 1.5 && at.x < 2.8, "at {fps} fps: {at}");
+    }
+}
