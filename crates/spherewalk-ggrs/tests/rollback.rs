@@ -19,16 +19,21 @@ use spherewalk_ggrs::{Rollback, RollbackError, RollbackSim};
 /// GGRS's sync test: every frame it loads the state from 7 frames back, re-simulates, and
 /// compares the checksums of the re-simulated states with the first ones. 300 frames.
 fn sync_test(dynamics: bool) {
-    let mut sim = playground(dynamics, 2);
+    sync_test_on(2, || playground(dynamics, 2));
+}
+
+/// [`sync_test`] with `players` local players on the sim `build` makes (twice: once for the
+/// session, once for the reference run with no rollback); returns the session's sim.
+fn sync_test_on(players: usize, build: impl Fn() -> RollbackSim) -> RollbackSim {
+    let mut sim = build();
     let mut session = SessionBuilder::<Rollback>::new()
-        .with_num_players(2)
-        .and_then(|b| b.add_player(PlayerType::Local, 0))
-        .and_then(|b| b.add_player(PlayerType::Local, 1))
+        .with_num_players(players)
+        .and_then(|b| (0..players).try_fold(b, |b, p| b.add_player(PlayerType::Local, p)))
         .map(|b| b.with_check_distance(7))
         .and_then(|b| b.start_synctest_session())
         .unwrap_or_else(|e| panic!("{e}"));
     for frame in 0..300 {
-        for player in 0..2 {
+        for player in 0..players {
             session
                 .add_local_input(player, scripted(player, frame))
                 .unwrap_or_else(|e| panic!("{e}"));
@@ -43,12 +48,31 @@ fn sync_test(dynamics: bool) {
     assert_eq!(c.rollbacks, 300 - 8, "{c:?}");
     assert_eq!(c.resimulated, c.rollbacks * 7, "{c:?}");
     // The same inputs with no rollback at all end at the same state.
-    assert_eq!(sim.checksum(), reference(playground(dynamics, 2), 300, 0));
+    assert_eq!(sim.checksum(), reference(build(), 300, 0));
+    sim
 }
 
 #[test]
 fn a_sync_test_session_rolls_back_every_frame_and_never_mismatches() {
     sync_test(false);
+}
+
+/// Modes under rollback: `traverse.ron`'s scripted climber walks to its ladder and climbs
+/// it during the 300 frames (5 s), the hero is the player (dashing now and then): every
+/// frame rolls back 7 frames through the climb, and nothing mismatches.
+#[test]
+fn a_sync_test_through_a_climb_never_mismatches() {
+    let sim = sync_test_on(1, || common::shipped("traverse", false, 1));
+    // It got there: after 5 s the climber is 4.5 m or more up the 6 m ladder, or on top.
+    let mut climbers = sim.sim().ecs.query::<(
+        &spherewalk::components::Name,
+        &spherewalk::components::Walker,
+    )>();
+    let height = climbers
+        .iter()
+        .find(|(n, _)| n.0 == "climber")
+        .map(|(_, w)| w.pose.position.y);
+    assert!(height.is_some_and(|y| y > 4.5), "{height:?}");
 }
 
 /// The same with the playground's crates, stack, seesaw and ball: the snapshots carry the

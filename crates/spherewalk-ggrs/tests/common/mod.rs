@@ -12,7 +12,15 @@ use spherewalk_ggrs::{NetInput, RollbackSim, ggrs};
 /// The shipped playground, with or without its dynamic bodies, its first `players`
 /// characters (in spawn order) driven by player input.
 pub fn playground(dynamics: bool, players: usize) -> RollbackSim {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/playground.ron");
+    shipped("playground", dynamics, players)
+}
+
+/// The shipped scene `name` (`scenes/NAME.ron`), with or without its dynamic bodies, its
+/// first `players` characters (in spawn order) driven by player input.
+pub fn shipped(name: &str, dynamics: bool, players: usize) -> RollbackSim {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenes")
+        .join(format!("{name}.ron"));
     let mut file = SceneFile::read(&path).unwrap_or_else(|e| panic!("{e}"));
     if !dynamics {
         file.clear_dynamics();
@@ -37,7 +45,7 @@ pub fn playground(dynamics: bool, players: usize) -> RollbackSim {
 
 /// Player `player`'s scripted input at frame `frame`: a new stick, heading and buttons every
 /// 8 frames (a busy player), drawn from a hash of (player, frame / 8), jumping one time in
-/// four.
+/// four, dashing one in sixteen.
 pub fn scripted(player: usize, frame: i32) -> NetInput {
     let mut z = ((player as u64) << 32) | (frame.max(0) / 8) as u64;
     z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -47,7 +55,8 @@ pub fn scripted(player: usize, frame: i32) -> NetInput {
     NetInput {
         axes: [byte(0) as i8, byte(1) as i8],
         buttons: (u8::from(byte(2) < 64) * NetInput::JUMP)
-            | (u8::from(byte(3) < 32) * NetInput::CROUCH),
+            | (u8::from(byte(3) < 32) * NetInput::CROUCH)
+            | (u8::from(byte(6) < 16) * NetInput::DASH),
         reserved: 0,
         heading: (u16::from(byte(4)) << 8) | u16::from(byte(5)),
     }
