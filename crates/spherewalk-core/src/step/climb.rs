@@ -8,7 +8,7 @@
 //! tower climbs like one on flat ground.
 
 use super::contacts::surface_near;
-use super::{Step, StepContext, mantle, mode};
+use super::{Step, StepContext, knock, mantle, mode};
 use crate::contact::{ColliderId, GroundState};
 use crate::math::{Point3, Real, UnitVec3, Vec3, clamp_length, project_on_plane};
 use crate::state::Mode;
@@ -33,7 +33,8 @@ const CEILING_COS: Real = 0.5;
 /// A walk intent moves into a wall when it is within this of straight at it (cos 60 deg).
 const INTO_COS: Real = 0.5;
 
-/// The climb's velocity this step (m/s, world), while one runs, and whether it jumped off:
+/// The climb's velocity this step (m/s, world), while one runs and no knock throws it off
+/// (then `None`: the walk's rule moves it), and whether it jumped off:
 /// the intent mapped into the surface's plane, at most the climb speed, pressed toward the
 /// surface (at most [`PRESS_SPEED`], down to half a skin from it); a jump lets go instead, with the jump-off speed along the normal and the jump's
 /// speed along the surface's up.
@@ -41,6 +42,12 @@ pub(super) fn velocity(s: &mut Step<'_>) -> Option<(Vec3, bool)> {
     let Mode::Climb { normal, gap, .. } = s.state.mode else {
         return None;
     };
+    // A knock (a blast, a body's hit) throws the climber off: this step walks, and the walk
+    // takes the knock as it does in the air.
+    if knock::usable(s.state).is_some() {
+        mode::switch(s, Mode::Walk);
+        return None;
+    }
     let up = s.pose.up();
     let settings = s.motor.settings.climb;
     let intent = &s.input.intent;

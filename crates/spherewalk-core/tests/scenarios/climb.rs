@@ -246,6 +246,33 @@ fn climbing_down_to_the_floor_walks_again() {
     }
 }
 
+/// A knock throws a climber off: the climb becomes a walk on that step, the knock's 5 m/s
+/// away from the wall is the velocity it flies with, and it falls to the floor.
+#[test]
+fn a_knock_throws_the_climber_off() {
+    for frame in Frame::all() {
+        let name = frame.name;
+        let mut r = before_wall(frame, MotorSettings::default());
+        walk_until_climbing(&mut r, Vec3::new(2.0, 0.0, 0.0));
+        climb(&mut r, Vec3::new(2.0, 0.0, 0.0), 60);
+        r.state.knock = r.scene.frame.vec_to_world(&Vec3::new(-5.0, 0.0, 0.0));
+        r.step(Vec3::zeros());
+        assert!(
+            matches!(mode_changes(&r)[..], [(Mode::Climb { .. }, Mode::Walk)]),
+            "{name}"
+        );
+        // The knock as momentum, gravity's first step on it (on the planet up leans 1.3 deg
+        // off the wall: 0.15 m/s of 5).
+        let v = r.local_velocity();
+        assert_abs_diff_eq!(v.x, -5.0, epsilon = 0.15);
+        assert_abs_diff_eq!(r.state.knock.norm(), 0.0);
+        r.run(120, Vec3::zeros());
+        assert_eq!(r.state.mode, Mode::Walk, "{name}");
+        assert_eq!(r.state.ground, GroundState::Grounded, "{name}");
+        assert!(r.local().x < -3.0, "{name}: landed at {}", r.local());
+    }
+}
+
 /// With no intent a climbing character hangs where it is: no drift in 2 s.
 #[test]
 fn it_hangs_still_on_the_wall_with_no_intent() {
