@@ -1,8 +1,8 @@
 //! Climb: a character that moves into a face of a collider flagged
-//! [`crate::world::ColliderFlags::climbable`] too steep to stand on holds on ([`Mode::Climb`]), and
-//! the walk intent moves it in the surface's plane with gravity held off: into a wall is up
-//! it, away is down, sideways is sideways, and on a ceiling the intent moves it as on the
-//! ground. A jump lets go, away from the surface; so does moving off its face, at the bottom
+//! [`crate::world::ColliderFlags::climbable`] too steep to stand on holds on
+//! ([`Mode::Climb`]), and the walk intent moves it in the surface's plane with gravity held
+//! off: into a wall is up it, away is down, sideways is sideways, and on a ceiling the intent
+//! moves it as on the ground. A jump lets go, away from the surface; so does moving off its face, at the bottom
 //! onto the ground, and at the top over an edge, where a mantle pulls it up onto what is
 //! there ([`super::mantle`]). All in the character's own up frame, so a ladder up a planet's
 //! tower climbs like one on flat ground.
@@ -34,10 +34,10 @@ const CEILING_COS: Real = 0.5;
 const INTO_COS: Real = 0.5;
 
 /// The climb's velocity this step (m/s, world), while one runs and no knock throws it off
-/// (then `None`: the walk's rule moves it), and whether it jumped off:
-/// the intent mapped into the surface's plane, at most the climb speed, pressed toward the
-/// surface (at most [`PRESS_SPEED`], down to half a skin from it); a jump lets go instead, with the jump-off speed along the normal and the jump's
-/// speed along the surface's up.
+/// (then `None`: the walk's rule moves it), and whether it jumped off: the intent mapped into
+/// the surface's plane, at most the climb speed, pressed toward the surface (at most
+/// [`PRESS_SPEED`], down to half a skin from it); a jump lets go instead, with the jump-off
+/// speed along the normal and the jump's speed along the surface's up.
 pub(super) fn velocity(s: &mut Step<'_>) -> Option<(Vec3, bool)> {
     let Mode::Climb { normal, gap, .. } = s.state.mode else {
         return None;
@@ -80,9 +80,9 @@ pub(super) fn settle(ctx: &StepContext<'_>, s: &mut Step<'_>, start: &Point3) {
     }
 }
 
-/// Holds on to the climbable face the stack touches when the walk moves into it: a wall
-/// the intent points at, or a ceiling the character was rising into. The velocity stops (the hold
-/// catches a fall) and a latched wall is let go, so `Surface` mode does not walk up it.
+/// Holds on to the climbable face the stack touches when the walk moves into it: a wall the
+/// intent points at, or a ceiling the character was rising into. The velocity stops (the
+/// hold catches a fall) and a latched wall is let go, so `Surface` mode does not walk up it.
 fn attach(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     let up = s.pose.up();
     // Nothing moves into anything, or nothing near is climbable: no query (a walk pays
