@@ -2,9 +2,9 @@
 //! [`crate::world::ColliderFlags::climbable`] too steep to stand on holds on
 //! ([`Mode::Climb`]), and the walk intent moves it in the surface's plane with gravity held
 //! off: into a wall is up it, away is down, sideways is sideways, and on a ceiling the intent
-//! moves it as on the ground. A jump lets go, away from the surface; so does moving off its face, at the bottom
-//! onto the ground, and at the top over an edge, where a mantle pulls it up onto what is
-//! there ([`super::mantle`]). All in the character's own up frame, so a ladder up a planet's
+//! moves it as on the ground. A jump lets go, away from the surface, and so does a knock; so
+//! does moving off its face, at the bottom onto the ground, and at the top over an edge,
+//! where a mantle pulls it up onto what is there ([`super::mantle`]). All in the character's own up frame, so a ladder up a planet's
 //! tower climbs like one on flat ground.
 
 use super::contacts::surface_near;
@@ -215,8 +215,9 @@ impl Touches {
 /// sphere. With no `face` held yet, any contact that is not stable ground is on a face. Holding
 /// `face`, a sphere is on it where a ray from its centre against `face` hits a climbable
 /// collider first, within [`FACE_COS`] of it (so the face follows a tower round, and lets go
-/// past an edge): the lowest such sphere gives the face's normal and gap; when no sphere is, the highest climbable contact at least [`EDGE_BELOW`]
-/// below its sphere's centre is its top edge.
+/// past an edge): the lowest such sphere gives the face's normal and gap; when no sphere is,
+/// the highest climbable contact at least [`EDGE_BELOW`] below its sphere's centre is its top
+/// edge.
 fn touches(ctx: &StepContext<'_>, s: &Step<'_>, face: Option<&UnitVec3>) -> Touches {
     let up = s.pose.up();
     let skin = s.motor.settings.skin_width;

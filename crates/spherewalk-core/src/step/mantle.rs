@@ -58,8 +58,8 @@ pub(super) fn velocity(s: &Step<'_>) -> Option<Vec3> {
 }
 
 /// After the ground phase of a mantle step that began at `start` (world, m): the rise less
-/// what the move rose (never more again), the time less the step's; walking again once the feet have risen and
-/// stand stably, or when the time is up (within half a step).
+/// what the move rose (never more again), the time less the step's; walking again once the
+/// feet have risen and stand stably, or when the time is up (within half a step).
 pub(super) fn tick(s: &mut Step<'_>, start: &Point3) {
     let Mode::Mantle {
         direction,
