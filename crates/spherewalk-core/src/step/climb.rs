@@ -4,8 +4,8 @@
 //! off: into a wall is up it, away is down, sideways is sideways, and on a ceiling the intent
 //! moves it as on the ground. A jump lets go, away from the surface, and so does a knock; so
 //! does moving off its face, at the bottom onto the ground, and at the top over an edge,
-//! where a mantle pulls it up onto what is there ([`super::mantle`]). All in the character's own up frame, so a ladder up a planet's
-//! tower climbs like one on flat ground.
+//! where a mantle pulls it up onto what is there ([`super::mantle`]). All in the character's
+//! own up frame, so a ladder up a planet's tower climbs like one on flat ground.
 
 use super::contacts::surface_near;
 use super::{Step, StepContext, knock, mantle, mode};
@@ -91,8 +91,7 @@ fn attach(ctx: &StepContext<'_>, s: &mut Step<'_>) {
     if still || !ctx.prims.iter().any(|p| p.climbable) {
         return;
     }
-    let touch = touches(ctx, s, None);
-    let Some((normal, collider, gap)) = touch.face() else {
+    let Some((normal, collider, gap)) = face_near(ctx, s) else {
         return;
     };
     let into = if normal.dot(&up) < -CEILING_COS {
@@ -124,8 +123,7 @@ fn attach(ctx: &StepContext<'_>, s: &mut Step<'_>) {
 fn hold(ctx: &StepContext<'_>, s: &mut Step<'_>, normal: &UnitVec3) {
     let up = s.pose.up();
     let rising = map_intent(&s.input.intent.velocity, normal, &up).dot(&up);
-    let touch = touches(ctx, s, Some(normal));
-    if let Some((normal, collider, gap)) = touch.face() {
+    if let Some((normal, collider, gap)) = face_again(ctx, s, normal) {
         if s.state.ground == GroundState::Grounded && rising < 0.0 {
             mode::walk_again(s);
         } else {
@@ -137,9 +135,12 @@ fn hold(ctx: &StepContext<'_>, s: &mut Step<'_>, normal: &UnitVec3) {
         }
         return;
     }
-    match touch.edge {
-        Some(edge) if rising > 0.0 => mantle::begin(s, normal, &edge),
-        _ => mode::walk_again(s),
+    if rising > 0.0
+        && let Some(edge) = top_edge(ctx, s)
+    {
+        mantle::begin(s, normal, &edge);
+    } else {
+        mode::walk_again(s);
     }
 }
 
@@ -170,101 +171,77 @@ fn surface_up(normal: &UnitVec3, up: &UnitVec3) -> Option<UnitVec3> {
     UnitVec3::try_new(project_on_plane(&up.into_inner(), normal), 1e-6)
 }
 
-/// What of climbable colliders the stack touches where it is.
-struct Touches {
-    /// The sum of the face contacts' normals (world).
-    normals: Vec3,
-    /// The collider of the first face contact.
-    collider: Option<ColliderId>,
-    /// The nearest face contact's gap beyond its sphere's radius (m; negative when it
-    /// overlaps).
-    gap: Real,
-    /// The highest (along up) contact below its sphere that is not on the face: the face's
-    /// top edge (world, m).
-    edge: Option<Point3>,
-}
-
-impl Touches {
-    /// Nothing touched yet.
-    fn new() -> Self {
-        Self {
-            normals: Vec3::zeros(),
-            collider: None,
-            gap: Real::INFINITY,
-            edge: None,
-        }
-    }
-
-    /// Counts a contact on the face, with its `normal` (world), on `collider`, `gap` (m)
-    /// beyond its sphere's radius.
-    fn hold(&mut self, normal: UnitVec3, collider: ColliderId, gap: Real) {
-        self.normals += normal.into_inner();
-        self.collider.get_or_insert(collider);
-        self.gap = self.gap.min(gap);
-    }
-
-    /// The face's normal (the mean of its contacts', world), collider and nearest gap (m),
-    /// if it touches one.
-    fn face(&self) -> Option<(UnitVec3, ColliderId, Real)> {
-        let collider = self.collider?;
-        Some((UnitVec3::try_new(self.normals, 1e-6)?, collider, self.gap))
-    }
-}
-
-/// What of climbable colliders the stack touches within the skin and [`HOLD_REACH`] of each
-/// sphere. With no `face` held yet, any contact that is not stable ground is on a face. Holding
-/// `face`, a sphere is on it where a ray from its centre against `face` hits a climbable
-/// collider first, within [`FACE_COS`] of it (so the face follows a tower round, and lets go
-/// past an edge): the lowest such sphere gives the face's normal and gap; when no sphere is,
-/// the highest climbable contact at least [`EDGE_BELOW`] below its sphere's centre is its top
-/// edge.
-fn touches(ctx: &StepContext<'_>, s: &Step<'_>, face: Option<&UnitVec3>) -> Touches {
+/// A face of a climbable collider the stack touches, as a walk meets it: every contact
+/// within the skin and [`HOLD_REACH`] of each sphere that is not stable ground counts. Its
+/// normal (the mean of theirs, world), the first one's collider, and the nearest one's gap
+/// beyond its sphere's radius (m; negative when it overlaps).
+fn face_near(ctx: &StepContext<'_>, s: &Step<'_>) -> Option<(UnitVec3, ColliderId, Real)> {
     let up = s.pose.up();
-    let skin = s.motor.settings.skin_width;
-    let stack = s.motor.stack();
-    let spheres = || stack.spheres().iter().zip(s.pose.sphere_centres(stack));
-    let mut out = Touches::new();
-    let climbable = |k: usize| ctx.prims.get(k).filter(|p| p.climbable);
-    for (sphere, centre) in spheres() {
-        let reach = sphere.radius + skin + HOLD_REACH;
-        let Some(f) = face else {
-            for (k, sp) in surface_near(ctx, centre, reach) {
-                if let Some(prim) = climbable(k).filter(|_| !ctx.stable(k, &sp.contact_normal, &up))
-                {
-                    out.hold(
-                        sp.contact_normal,
-                        prim.collider,
-                        sp.distance - sphere.radius,
-                    );
-                }
+    let (mut normals, mut collider, mut gap) = (Vec3::zeros(), None, Real::INFINITY);
+    for (sphere, centre) in spheres(s) {
+        let reach = sphere.radius + s.motor.settings.skin_width + HOLD_REACH;
+        for (k, sp) in surface_near(ctx, centre, reach) {
+            let Some(prim) = climbable(ctx, k) else {
+                continue;
+            };
+            if !ctx.stable(k, &sp.contact_normal, &up) {
+                normals += sp.contact_normal.into_inner();
+                collider.get_or_insert(prim.collider);
+                gap = gap.min(sp.distance - sphere.radius);
             }
-            continue;
-        };
-        let hit = cast_ray_among(ctx.world, ctx.prims, &centre, &-*f, reach);
-        if let Some((k, ray)) = hit
-            && let Some(prim) = climbable(k)
-            && ray.normal.dot(f) > FACE_COS
-        {
-            // The lowest sphere on the face is enough: the face is found, and the rays of
-            // the spheres above it would cost the step a fifth more.
-            out.hold(ray.normal, prim.collider, ray.distance - sphere.radius);
-            return out;
         }
     }
-    if face.is_none() || out.collider.is_some() {
-        return out;
-    }
-    let mut edge_height = Real::NEG_INFINITY;
-    for (sphere, centre) in spheres() {
-        let reach = sphere.radius + skin + HOLD_REACH;
+    Some((UnitVec3::try_new(normals, 1e-6)?, collider?, gap))
+}
+
+/// The held `face` (world) found again where the stack is now: the lowest sphere from whose
+/// centre a ray against `face` hits a climbable collider first, within the skin and
+/// [`HOLD_REACH`], with a normal within [`FACE_COS`] of it (so the face follows a tower
+/// round, and is let go past an edge). That hit's normal (world), collider and gap beyond the
+/// sphere's radius (m). The spheres above it cast no ray: the face is found, and their rays
+/// would cost the step a fifth more.
+fn face_again(
+    ctx: &StepContext<'_>,
+    s: &Step<'_>,
+    face: &UnitVec3,
+) -> Option<(UnitVec3, ColliderId, Real)> {
+    spheres(s).find_map(|(sphere, centre)| {
+        let reach = sphere.radius + s.motor.settings.skin_width + HOLD_REACH;
+        let (k, ray) = cast_ray_among(ctx.world, ctx.prims, &centre, &-*face, reach)?;
+        let prim = climbable(ctx, k).filter(|_| ray.normal.dot(face) > FACE_COS)?;
+        Some((ray.normal, prim.collider, ray.distance - sphere.radius))
+    })
+}
+
+/// The top edge of a face the stack rose past (world, m): the highest climbable contact,
+/// within the skin and [`HOLD_REACH`] of a sphere, at least [`EDGE_BELOW`] below that
+/// sphere's centre along up.
+fn top_edge(ctx: &StepContext<'_>, s: &Step<'_>) -> Option<Point3> {
+    let up = s.pose.up();
+    let mut edge: Option<(Real, Point3)> = None;
+    for (sphere, centre) in spheres(s) {
+        let reach = sphere.radius + s.motor.settings.skin_width + HOLD_REACH;
         for (k, sp) in surface_near(ctx, centre, reach) {
             let below = (centre - sp.point).dot(&up);
             let height = sp.point.coords.dot(&up);
-            if climbable(k).is_some() && below >= EDGE_BELOW && height > edge_height {
-                edge_height = height;
-                out.edge = Some(sp.point);
+            let higher = edge.is_none_or(|(h, _)| height > h);
+            if climbable(ctx, k).is_some() && below >= EDGE_BELOW && higher {
+                edge = Some((height, sp.point));
             }
         }
     }
-    out
+    edge.map(|(_, point)| point)
+}
+
+/// The stack's spheres, feet first, each with its centre (world) where the character is.
+fn spheres<'a>(
+    s: &'a Step<'_>,
+) -> impl Iterator<Item = (&'a crate::shape::StackSphere, Point3)> + 'a {
+    let stack = s.motor.stack();
+    stack.spheres().iter().zip(s.pose.sphere_centres(stack))
+}
+
+/// Primitive `k` of the step, when its collider is climbable.
+fn climbable<'p>(ctx: &StepContext<'p>, k: usize) -> Option<&'p crate::world::Primitive> {
+    ctx.prims.get(k).filter(|p| p.climbable)
 }

@@ -30,12 +30,10 @@ pub struct Moved {
 pub(super) fn movement(ctx: &StepContext<'_>, s: &mut Step<'_>, velocity: &mut Vec3) -> Moved {
     super::dash::begin(s);
     // The mode's own rule (a dash, a climb, a mantle), else the walk's.
-    let ruled = match super::dash::velocity(s) {
-        Some(dash) => Some((dash, false)),
-        None => {
-            super::climb::velocity(s).or_else(|| super::mantle::velocity(s).map(|v| (v, false)))
-        }
-    };
+    let ruled = super::dash::velocity(s)
+        .map(|dash| (dash, false))
+        .or_else(|| super::climb::velocity(s))
+        .or_else(|| super::mantle::velocity(s).map(|mantle| (mantle, false)));
     let (own, jumped) = match ruled {
         Some(ruled) => ruled,
         None => own_velocity(ctx, s, *velocity),

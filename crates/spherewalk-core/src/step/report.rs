@@ -59,8 +59,8 @@ pub struct StepReport {
     pub left_ground: bool,
     /// True when the character jumped this step.
     pub jumped: bool,
-    /// The movement rule the step changed from and to ([`Mode`]), when it changed one:
-    /// a dash began or ended.
+    /// The movement rule the step changed from and to ([`Mode`]), when it changed one: a
+    /// dash, a climb or a mantle began or ended.
     #[cfg_attr(feature = "serde", serde(default))]
     pub mode_changed: Option<(Mode, Mode)>,
     /// Height climbed onto a stair this step (m, along up); 0 when none was climbed. Was
@@ -110,7 +110,8 @@ pub enum StepEvent {
     LeftGround,
     /// Jumped this step.
     Jumped,
-    /// The movement rule changed ([`StepReport::mode_changed`]): a dash began or ended.
+    /// The movement rule changed ([`StepReport::mode_changed`]): a dash, a climb or a mantle
+    /// began or ended.
     ModeChanged {
         /// The rule before the step.
         from: Mode,

@@ -11,7 +11,7 @@ use crate::state::{Mode, MotorState, MoveIntent, StepInput};
 pub const MAX_GRAVITY: Real = 1e5;
 
 /// Longest a mantle may still take (s): a snapshot's longer one is cut to it.
-pub(super) const MAX_MANTLE_TIME: Real = 10.0;
+const MAX_MANTLE_TIME: Real = 10.0;
 
 /// The mode's times within what its settings allow (a snapshot from elsewhere may hold
 /// more): a dash's time left at most its duration, a mantle's at most [`MAX_MANTLE_TIME`].
